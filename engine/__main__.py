@@ -1,0 +1,83 @@
+"""Command line: `python -m engine replay FILE`, `simulate`, `arena`, `play`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import RecordError, TonkError
+from .game import Game
+from .rules import PRESET_NAMES
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as exc:
+        print(f"replay: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        print(f"replay: {args.file} is not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        game = Game.from_record(record)
+    except RecordError as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 2
+    if game.outcome is not None:
+        result = game.outcome.result()
+    else:
+        result = {"outcome": None, "winners": [], "counts": game.counts(),
+                  "payments": [0] * game.num_players, "pushups": [0] * game.num_players}
+    print(json.dumps(result))
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+
+    summary = simulate(args.hands, args.players, args.preset, args.seed)
+    print(f"{summary['hands']} hands, {summary['players']} players, preset {summary['preset']}, seed {summary['seed']}")
+    print("endings: " + ", ".join(f"{k} {v}" for k, v in summary["endings"].items()))
+    print(f"average turns per hand: {summary['average_turns']}  (actions: {summary['average_actions']})")
+    print(f"time: {summary['seconds']} s  =  {summary['hands_per_second']} hands per second")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m engine", description="The Tonk rules engine.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    replay = sub.add_parser("replay", help="replay a hand record and print its result as JSON")
+    replay.add_argument("file")
+    replay.set_defaults(run=cmd_replay)
+
+    simulate = sub.add_parser("simulate", help="play random hands and report speed and endings")
+    simulate.add_argument("--hands", type=int, default=10_000)
+    simulate.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="2..6")
+    simulate.add_argument("--preset", default="standard", choices=PRESET_NAMES)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.set_defaults(run=cmd_simulate)
+
+    try:
+        from .players.cli import add_commands
+    except ImportError:
+        pass
+    else:
+        add_commands(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except TonkError as exc:
+        print(f"{args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""Cards: small frozen values, interned so the engine compares them by identity.
+
+Notation (records, logs, tests): rank then suit letter, `As`, `10h`, `Qd`, `2c`; `T` is
+accepted for ten on input and `10` is printed. Jokers are `X1`..`X4`. Players see suit
+symbols through `Card.label` (A♠ 10♥).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Rank(enum.IntEnum):
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def points(self) -> int:
+        """A = 1, 2..10 face value, J Q K = 10."""
+        return min(int(self), 10)
+
+    @property
+    def code(self) -> str:
+        return _RANK_CODES[self]
+
+
+class Suit(enum.Enum):
+    CLUBS = "c"
+    DIAMONDS = "d"
+    HEARTS = "h"
+    SPADES = "s"
+
+    @property
+    def symbol(self) -> str:
+        return _SUIT_SYMBOLS[self]
+
+
+_RANK_CODES = {r: ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")[r - 1] for r in Rank}
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
+MAX_JOKERS = 4
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Card:
+    """A playing card or a joker (rank and suit None, `joker` 1..4).
+
+    Build cards with `Card.parse`, `Card.of` or `Card.joker_card`: they return the one
+    shared instance per card, so equality and hashing are by identity: exact, and as fast
+    as Python can compare anything (the engine's random playouts depend on it).
+    """
+
+    rank: Rank | None
+    suit: Suit | None
+    joker: int = 0
+    index: int = field(default=-1, repr=False)
+    value: int = field(default=0, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.index < 0:
+            raise TypeError("Cards are shared values: use Card.parse, Card.of or Card.joker_card.")
+
+    def __copy__(self) -> "Card":
+        return self
+
+    def __deepcopy__(self, memo) -> "Card":
+        return self
+
+    def __reduce__(self):
+        return (Card.by_index, (self.index,))
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
+
+    @property
+    def code(self) -> str:
+        return _CODES[self.index]
+
+    @property
+    def label(self) -> str:
+        """What a player sees: `A♠`, `10♥`, `🃏1` for a joker."""
+        if self.joker:
+            return f"Joker {self.joker}"
+        return f"{self.rank.code}{self.suit.symbol}"  # type: ignore[union-attr]
+
+    @property
+    def is_joker(self) -> bool:
+        return self.joker != 0
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Rank then suit; jokers last."""
+        if self.joker:
+            return (99, self.joker)
+        return (int(self.rank), _SUIT_ORDER[self.suit])  # type: ignore[arg-type,index]
+
+    @staticmethod
+    def of(rank: Rank, suit: Suit) -> "Card":
+        return _BY_RANK_SUIT[(rank, suit)]
+
+    @staticmethod
+    def joker_card(number: int) -> "Card":
+        if not 1 <= number <= MAX_JOKERS:
+            raise ValueError(f"There is no joker number {number}.")
+        return _ALL[51 + number]
+
+    @staticmethod
+    def parse(text: str) -> "Card":
+        """Parse `As`, `10h`, `Th`, `qd`, `X1`; raise ValueError naming the bad text."""
+        if not isinstance(text, str):
+            raise ValueError(f"{text!r} is not a card.")
+        card = _BY_CODE.get(text.strip().upper())
+        if card is None:
+            raise ValueError(f"{text!r} is not a card (write rank then suit, like As, 10h, Qd).")
+        return card
+
+    @staticmethod
+    def by_index(index: int) -> "Card":
+        return _ALL[index]
+
+
+def _build() -> tuple[list[Card], dict[str, Card], dict[tuple[Rank, Suit], Card], list[str]]:
+    cards: list[Card] = []
+    codes: list[str] = []
+    by_code: dict[str, Card] = {}
+    by_rank_suit: dict[tuple[Rank, Suit], Card] = {}
+    for suit in Suit:
+        for rank in Rank:
+            index = len(cards)
+            card = Card(rank, suit, 0, index, rank.points)
+            cards.append(card)
+            code = f"{rank.code}{suit.value}"
+            codes.append(code)
+            by_code[code.upper()] = card
+            if rank is Rank.TEN:
+                by_code[f"T{suit.value}".upper()] = card
+            by_rank_suit[(rank, suit)] = card
+    for number in range(1, MAX_JOKERS + 1):
+        card = Card(None, None, number, len(cards), 0)
+        cards.append(card)
+        codes.append(f"X{number}")
+        by_code[f"X{number}"] = card
+    return cards, by_code, by_rank_suit, codes
+
+
+_ALL, _BY_CODE, _BY_RANK_SUIT, _CODES = _build()
+
+
+def parse_cards(texts) -> list[Card]:
+    """Parse a list of card codes, or one space- or comma-separated string."""
+    if isinstance(texts, str):
+        texts = texts.replace(",", " ").split()
+    return [Card.parse(t) for t in texts]
+
+
+def count(cards) -> int:
+    """A hand's count: the sum of its card values (jokers are worth 0)."""
+    return sum(c.value for c in cards)
+
+
+def sorted_hand(cards) -> list[Card]:
+    return sorted(cards, key=lambda c: c.sort_key)

@@ -1,0 +1,629 @@
+"""The state of one hand of Tonk and the only place its rules are applied.
+
+`Game.deal(...)` starts a hand from an explicit deck order or a `random.Random`;
+`legal_actions(seat)` says what a seat may do now; `apply(seat, action)` either
+changes the state or raises a `TonkError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import combinations
+
+from .actions import DRAW, DROP, TAKE, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard, action_from_record
+from .cards import Card, Suit, count
+from .errors import IllegalAction, NotYourTurn, RecordError, RulesError, TonkError
+from .outcome import (
+    Outcome,
+    instant_winners,
+    no_payment,
+    settle_drop,
+    settle_instant,
+    settle_stock_out,
+    win_by_one,
+)
+from .rules import Rules
+
+START = "start"  # the seat to act may drop, draw or take the discard
+PLAY = "play"  # the seat has drawn: spread, hit, then discard
+OVER = "over"
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+
+
+def full_deck(rules: Rules) -> list[Card]:
+    """Every card the rules play with, in a fixed order (suits, then ranks, then jokers)."""
+    cards = [Card.of(rank, suit) for suit in Suit for rank in rules.ranks]
+    cards.extend(Card.joker_card(i) for i in range(1, rules.jokers + 1))
+    return cards
+
+
+def shuffled_deck(rules: Rules, rng: random.Random) -> list[Card]:
+    deck = full_deck(rules)
+    rng.shuffle(deck)
+    return deck
+
+
+def next_dealer(dealer: int, players: int) -> int:
+    """The deal passes to the left after every hand."""
+    return (dealer + 1) % players
+
+
+def cut_for_dealer(players: int, rng: random.Random) -> tuple[int, list[list[Card | None]]]:
+    """Each player cuts a card; the highest deals (A low); tied players cut again.
+
+    Returns the dealer and every round of cuts (None for a seat that sat a round out).
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RulesError(f"Tonk is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+    contenders = list(range(players))
+    rounds: list[list[Card | None]] = []
+    while True:
+        deck = full_deck(Rules())
+        rng.shuffle(deck)
+        cuts: list[Card | None] = [None] * players
+        for seat in contenders:
+            cuts[seat] = deck.pop()
+        rounds.append(cuts)
+        best = max(int(cuts[s].rank) for s in contenders)  # type: ignore[union-attr]
+        contenders = [s for s in contenders if int(cuts[s].rank) == best]  # type: ignore[union-attr]
+        if len(contenders) == 1:
+            return contenders[0], rounds
+
+
+@dataclass(slots=True)
+class TableSpread:
+    """A spread on the table: who laid it, book or run, and its cards (runs in order)."""
+
+    owner: int
+    kind: str  # "book" or "run"
+    cards: list[Card]
+
+    def to_dict(self) -> dict:
+        return {"owner": self.owner, "kind": self.kind, "cards": [c.code for c in self.cards]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TableSpread":
+        return cls(data["owner"], data["kind"], [Card.parse(c) for c in data["cards"]])
+
+
+class Game:
+    """One hand: the full state, with every hidden card. Build it with `Game.deal`."""
+
+    __slots__ = (
+        "rules", "players", "dealer", "stake", "deck", "hands", "stock", "discard", "spreads",
+        "turn", "phase", "waits", "drop_blocked", "hit_flags", "spreads_this_turn",
+        "reshuffles", "turns", "log", "outcome", "_pos",
+    )
+
+    def __init__(self) -> None:  # use Game.deal / Game.from_json
+        self.outcome: Outcome | None = None
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules,
+        players: list[str] | int,
+        dealer: int,
+        *,
+        deck: list[Card] | None = None,
+        rng: random.Random | None = None,
+        stake: int = 1,
+    ) -> "Game":
+        """Deal a hand (RULES.md section 2) and settle a tonk on the deal at once."""
+        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        n = len(names)
+        if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+            raise RulesError(f"Tonk is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}.")
+        if n > rules.max_players():
+            raise RulesError(
+                f"A {rules.deck_size}-card deck with {rules.hand_size} cards each is enough for "
+                f"{rules.max_players()} players at most."
+            )
+        if not 0 <= dealer < n:
+            raise RulesError(f"The dealer must be one of the seats 0 to {n - 1}.")
+        if not isinstance(stake, int) or isinstance(stake, bool) or stake < 1:
+            raise RulesError("The stake must be a whole number of points, at least 1.")
+        if deck is None:
+            deck = shuffled_deck(rules, rng or random.Random())
+        else:
+            deck = list(deck)
+            check_deck(rules, deck)
+        game = cls()
+        game.rules = rules
+        game.players = names
+        game.dealer = dealer
+        game.stake = stake
+        game.deck = deck
+        game._pos = run_positions(rules)
+        game.hands = [[] for _ in range(n)]
+        at = 0
+        for _ in range(rules.hand_size):
+            for i in range(n):
+                game.hands[(dealer + 1 + i) % n].append(deck[at])
+                at += 1
+        game.discard = []
+        if rules.upcard:
+            game.discard.append(deck[at])
+            at += 1
+        game.stock = deck[at:][::-1]  # the top of the stock is the end of the list
+        game.spreads = []
+        game.waits = [0] * n
+        game.hit_flags = [False] * n
+        game.drop_blocked = False
+        game.spreads_this_turn = 0
+        game.reshuffles = 0
+        game.turns = 0
+        game.log = []
+        game.outcome = None
+        counts = [count(h) for h in game.hands]
+        winners = instant_winners(rules, counts, dealer)
+        if winners:
+            game.turn = (dealer + 1) % n
+            game.phase = OVER
+            game.outcome = settle_instant(winners, counts, stake)
+        else:
+            game._begin_turn((dealer + 1) % n)
+        return game
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def discard_top(self) -> Card | None:
+        return self.discard[-1] if self.discard else None
+
+    def counts(self) -> list[int]:
+        return [count(h) for h in self.hands]
+
+    def can_drop(self, seat: int) -> bool:
+        return self.phase == START and seat == self.turn and not self.drop_blocked
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now (empty when it is not that seat's turn)."""
+        if self.phase == OVER or seat != self.turn:
+            return []
+        if self.phase == START:
+            actions: list[Action] = [] if self.drop_blocked else [DROP]
+            actions.append(DRAW)
+            if self.discard:
+                actions.append(TAKE)
+            return actions
+        hand = self.hands[seat]
+        actions = [Spread(cards) for cards in self.possible_spreads(hand)]
+        actions.extend(Hit(card, i) for card, i in self.possible_hits(hand))
+        actions.extend(Discard(card) for card in hand)
+        return actions
+
+    def possible_spreads(self, hand) -> list[tuple[Card, ...]]:
+        """Every book and run that can be laid from `hand` (runs in order, books by suit)."""
+        found: list[tuple[Card, ...]] = []
+        by_rank: dict = {}
+        by_suit: dict = {}
+        for c in hand:
+            if c.joker:
+                continue
+            by_rank.setdefault(c.rank, []).append(c)
+            by_suit.setdefault(c.suit, []).append(c)
+        for cards in by_rank.values():
+            if len(cards) >= 3:
+                cards.sort(key=_suit_key)
+                for size in range(3, len(cards) + 1):
+                    found.extend(combinations(cards, size))
+        pos = self._pos
+        for cards in by_suit.values():
+            if len(cards) < 3:
+                continue
+            cards.sort(key=lambda c: pos[c.rank])
+            # split into maximal consecutive stretches, then take every sub-stretch of 3+
+            start = 0
+            for i in range(1, len(cards) + 1):
+                if i == len(cards) or pos[cards[i].rank] != pos[cards[i - 1].rank] + 1:
+                    for a in range(start, i - 2):
+                        for b in range(a + 3, i + 1):
+                            found.append(tuple(cards[a:b]))
+                    start = i
+        return found
+
+    def possible_hits(self, hand) -> list[tuple[Card, int]]:
+        """(card, spread number) for every card in `hand` that fits a spread on the table."""
+        hits = []
+        for i, spread in enumerate(self.spreads):
+            for card in hand:
+                if self._fits(card, spread):
+                    hits.append((card, i))
+        return hits
+
+    def _fits(self, card: Card, spread: TableSpread) -> bool:
+        if card.joker:
+            return False
+        first = spread.cards[0]
+        if spread.kind == "book":
+            return self.rules.hit_books and card.rank is first.rank and len(spread.cards) < 4
+        if card.suit is not first.suit:
+            return False
+        pos = self._pos
+        p = pos[card.rank]
+        return p == pos[first.rank] - 1 or p == pos[spread.cards[-1].rank] + 1
+
+    # ------------------------------------------------------------------ verifying
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Raise a TonkError that names the broken rule, or return if `action` is legal."""
+        if self.phase == OVER:
+            raise IllegalAction("This hand is over.")
+        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise IllegalAction("There is no such seat at this table.")
+        if seat != self.turn:
+            raise NotYourTurn(f"It is {self.players[self.turn]}'s turn, not yours.")
+        kind = type(action)
+        if self.phase == START:
+            if kind is Drop:
+                if self.drop_blocked:
+                    raise IllegalAction("You are waiting: you cannot drop on this turn.")
+                return
+            if kind is Draw:
+                return
+            if kind is TakeDiscard:
+                if not self.discard:
+                    raise IllegalAction("The discard pile is empty: draw from the stock.")
+                return
+            if kind in (Spread, Hit, Discard):
+                raise IllegalAction("Draw from the stock or take the discard first (or drop).")
+            raise IllegalAction("That is not a Tonk action.")
+        # PLAY
+        if kind is Drop:
+            raise IllegalAction("You can only drop at the start of your turn, before you draw.")
+        if kind is Draw or kind is TakeDiscard:
+            raise IllegalAction("You have already drawn this turn: spread, hit or discard.")
+        hand = self.hands[seat]
+        if kind is Discard:
+            self._require_in_hand(action.card, hand)
+            return
+        if kind is Hit:
+            self._require_in_hand(action.card, hand)
+            if action.card.joker:
+                raise IllegalAction("Jokers cannot be played on spreads.")
+            if not isinstance(action.spread, int) or not 0 <= action.spread < len(self.spreads):
+                raise IllegalAction("There is no such spread on the table.")
+            spread = self.spreads[action.spread]
+            if not self._fits(action.card, spread):
+                if spread.kind == "book" and not self.rules.hit_books:
+                    raise IllegalAction("House rule: you can hit runs only, not books.")
+                if spread.kind == "book" and len(spread.cards) >= 4:
+                    raise IllegalAction("That book already has all four cards.")
+                what = "book" if spread.kind == "book" else "run (same suit, at either end; A is low)"
+                raise IllegalAction(f"{action.card.label} does not fit that {what}.")
+            return
+        if kind is Spread:
+            cards = action.cards
+            if len(set(cards)) != len(cards):
+                raise IllegalAction("A spread cannot use the same card twice.")
+            for c in cards:
+                self._require_in_hand(c, hand)
+            if len(cards) < 3:
+                raise IllegalAction("A spread needs at least 3 cards.")
+            if any(c.joker for c in cards):
+                raise IllegalAction("Jokers cannot be spread.")
+            if self._spread_kind(cards) is None:
+                raise IllegalAction(
+                    "Those cards are neither a book (3 or 4 of one rank) nor a run "
+                    "(3 or more of one suit in sequence; A is low)."
+                )
+            return
+        raise IllegalAction("That is not a Tonk action.")
+
+    def _require_in_hand(self, card, hand) -> None:
+        if not isinstance(card, Card):
+            raise IllegalAction("That is not a card.")
+        if card not in hand:
+            raise IllegalAction(f"{card.label} is not in your hand.")
+
+    def _spread_kind(self, cards) -> str | None:
+        first = cards[0]
+        if all(c.rank is first.rank for c in cards):
+            return "book" if len(cards) <= 4 else None
+        if all(c.suit is first.suit for c in cards):
+            positions = sorted(self._pos[c.rank] for c in cards)
+            if all(b == a + 1 for a, b in zip(positions, positions[1:])):
+                return "run"
+        return None
+
+    def is_legal(self, seat: int, action: Action) -> bool:
+        try:
+            self.verify(seat, action)
+        except TonkError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ applying
+
+    def apply(self, seat: int, action: Action) -> Outcome | None:
+        """Apply a legal action (or raise and change nothing); return the outcome if it ended the hand."""
+        self.verify(seat, action)
+        self.log.append((seat, action))
+        kind = type(action)
+        if kind is Draw:
+            if not self.stock and not self._reshuffle():
+                return self._end(self._stock_out())
+            self.hands[seat].append(self.stock.pop())
+            self.phase = PLAY
+        elif kind is TakeDiscard:
+            self.hands[seat].append(self.discard.pop())
+            self.phase = PLAY
+        elif kind is Drop:
+            return self._end(settle_drop(self.rules, seat, self.counts(), self.dealer, self.stake))
+        elif kind is Discard:
+            hand = self.hands[seat]
+            hand.remove(action.card)
+            self.discard.append(action.card)
+            if not hand:
+                return self._end(win_by_one("run_out", seat, self.counts(), self.stake, 1))
+            self._begin_turn((seat + 1) % self.num_players)
+        elif kind is Spread:
+            hand = self.hands[seat]
+            for c in action.cards:
+                hand.remove(c)
+            spread_kind = self._spread_kind(action.cards)
+            cards = list(action.cards)
+            if spread_kind == "run":
+                cards.sort(key=lambda c: self._pos[c.rank])
+            self.spreads.append(TableSpread(seat, spread_kind, cards))
+            self.spreads_this_turn += 1
+            if self.rules.waiting:
+                self.waits[seat] += self.rules.spread_wait
+            if not hand:
+                return self._end(self._tonk_out(seat))
+        elif kind is Hit:
+            hand = self.hands[seat]
+            hand.remove(action.card)
+            spread = self.spreads[action.spread]
+            if self._pos[action.card.rank] < self._pos[spread.cards[0].rank] and spread.kind == "run":
+                spread.cards.insert(0, action.card)
+            else:
+                spread.cards.append(action.card)
+            if self.rules.waiting:
+                owner = spread.owner
+                if not (self.rules.hit_wait_cap and self.hit_flags[owner]):
+                    self.waits[owner] += self.rules.hit_wait
+                self.hit_flags[owner] = True
+            if not hand:
+                return self._end(self._tonk_out(seat))
+        return None
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.phase = START
+        self.turns += 1
+        self.spreads_this_turn = 0
+        self.hit_flags[seat] = False
+        blocked = self.rules.waiting and self.waits[seat] > 0
+        self.drop_blocked = blocked
+        if blocked:
+            self.waits[seat] -= 1
+
+    def _end(self, outcome: Outcome) -> Outcome:
+        self.phase = OVER
+        self.outcome = outcome
+        return outcome
+
+    def _tonk_out(self, seat: int) -> Outcome:
+        pays = self.rules.tonk_out_pays
+        multiple = 2 if pays == "double" or (pays == "second_spread" and self.spreads_this_turn >= 2) else 1
+        return win_by_one("tonk_out", seat, self.counts(), self.stake, multiple)
+
+    def _stock_out(self) -> Outcome:
+        if self.rules.stock_out == "dead_hand":
+            return no_payment("draw", self.counts())
+        return settle_stock_out(self.counts(), self.stake)
+
+    def _reshuffle(self) -> bool:
+        """House rule: turn the discard pile but its top card into a new stock.
+
+        The shuffle is seeded from the hand's deck order and the reshuffle number, so a
+        hand record still replays exactly. With nothing under the top card there is
+        nothing to reshuffle and the stock-out ends the hand as 'lowest wins'.
+        """
+        if self.rules.stock_out != "reshuffle" or len(self.discard) < 2:
+            return False
+        self.reshuffles += 1
+        cards = self.discard[:-1]
+        del self.discard[:-1]
+        seed = " ".join(c.code for c in self.deck) + f"|reshuffle {self.reshuffles}"
+        random.Random(seed).shuffle(cards)
+        self.stock = cards
+        return True
+
+    # ------------------------------------------------------------------ records & JSON
+
+    def record(self) -> dict:
+        """The hand record of HAND_RECORD.md, finished or not."""
+        return {
+            "format": "tonk-hand/1",
+            "rules": self.rules.to_dict(),
+            "players": list(self.players),
+            "dealer": self.dealer,
+            "stake": self.stake,
+            "deck": [c.code for c in self.deck],
+            "actions": [{"seat": s, **a.to_record()} for s, a in self.log],
+        }
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Game":
+        """Replay a record; raise RecordError naming the bad part or the action index."""
+        if not isinstance(record, dict):
+            raise RecordError("A hand record must be a JSON object.")
+        if record.get("format") != "tonk-hand/1":
+            raise RecordError(f"Unknown record format {record.get('format')!r} (expected tonk-hand/1).")
+        missing = [k for k in ("rules", "players", "dealer", "stake", "deck", "actions") if k not in record]
+        if missing:
+            raise RecordError(f"The record lacks {', '.join(missing)}.")
+        try:
+            rules = Rules.from_dict(record["rules"])
+        except TonkError as exc:
+            raise RecordError(f"Bad rules: {exc}") from None
+        players = record["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError("players must be a list of names.")
+        if not isinstance(record["deck"], list):
+            raise RecordError("deck must be a list of cards.")
+        try:
+            deck = [Card.parse(c) for c in record["deck"]]
+        except ValueError as exc:
+            raise RecordError(f"Bad deck: {exc}") from None
+        dealer, stake = record["dealer"], record["stake"]
+        if not isinstance(dealer, int) or isinstance(dealer, bool):
+            raise RecordError("dealer must be a seat number.")
+        if not isinstance(stake, int) or isinstance(stake, bool):
+            raise RecordError("stake must be a whole number.")
+        try:
+            game = cls.deal(rules, players, dealer, deck=deck, stake=stake)
+        except TonkError as exc:
+            raise RecordError(str(exc)) from None
+        actions = record["actions"]
+        if not isinstance(actions, list):
+            raise RecordError("actions must be a list.")
+        for index, entry in enumerate(actions):
+            try:
+                action = action_from_record(entry)
+                seat = entry.get("seat")
+                if not isinstance(seat, int) or isinstance(seat, bool):
+                    raise ValueError("the action has no seat number")
+                game.apply(seat, action)
+            except (ValueError, TonkError) as exc:
+                raise RecordError(str(exc), index) from None
+        return game
+
+    def to_json(self) -> dict:
+        """The whole state as JSON-ready data; `Game.from_json` restores it exactly."""
+        return {
+            "format": "tonk-state/1",
+            "rules": self.rules.to_dict(),
+            "players": list(self.players),
+            "dealer": self.dealer,
+            "stake": self.stake,
+            "deck": [c.code for c in self.deck],
+            "hands": [[c.code for c in h] for h in self.hands],
+            "stock": [c.code for c in reversed(self.stock)],
+            "discard": [c.code for c in self.discard],
+            "spreads": [s.to_dict() for s in self.spreads],
+            "turn": self.turn,
+            "phase": self.phase,
+            "waits": list(self.waits),
+            "drop_blocked": self.drop_blocked,
+            "hit_flags": list(self.hit_flags),
+            "spreads_this_turn": self.spreads_this_turn,
+            "reshuffles": self.reshuffles,
+            "turns": self.turns,
+            "actions": [{"seat": s, **a.to_record()} for s, a in self.log],
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Game":
+        if not isinstance(data, dict) or data.get("format") != "tonk-state/1":
+            raise RecordError("Not a saved Tonk hand (format tonk-state/1).")
+        parse = Card.parse
+        game = cls()
+        game.rules = Rules.from_dict(data["rules"])
+        game.players = list(data["players"])
+        game.dealer = data["dealer"]
+        game.stake = data["stake"]
+        game.deck = [parse(c) for c in data["deck"]]
+        game.hands = [[parse(c) for c in h] for h in data["hands"]]
+        game.stock = [parse(c) for c in reversed(data["stock"])]
+        game.discard = [parse(c) for c in data["discard"]]
+        game.spreads = [TableSpread.from_dict(s) for s in data["spreads"]]
+        game.turn = data["turn"]
+        game.phase = data["phase"]
+        game.waits = list(data["waits"])
+        game.drop_blocked = data["drop_blocked"]
+        game.hit_flags = list(data["hit_flags"])
+        game.spreads_this_turn = data["spreads_this_turn"]
+        game.reshuffles = data["reshuffles"]
+        game.turns = data["turns"]
+        game.log = [(a["seat"], action_from_record(a)) for a in data["actions"]]
+        game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
+        game._pos = run_positions(game.rules)
+        return game
+
+    def view(self, seat: int):
+        """What `seat` may see, and nothing more (see engine.view.SeatView)."""
+        from .view import SeatView
+
+        return SeatView.of(self, seat)
+
+
+def _suit_key(card: Card) -> str:
+    return card.suit.value  # type: ignore[union-attr]
+
+
+_POSITIONS: dict[int, dict] = {}
+
+
+def run_positions(rules: Rules) -> dict:
+    """Rank -> place in a run (40-card deck: 7 is next to J)."""
+    key = rules.deck
+    if key not in _POSITIONS:
+        _POSITIONS[key] = {rank: i for i, rank in enumerate(rules.ranks)}
+    return _POSITIONS[key]
+
+
+def check_deck(rules: Rules, deck: list[Card]) -> None:
+    expected = full_deck(rules)
+    if len(deck) != len(expected) or set(deck) != set(expected):
+        missing = [c.code for c in expected if c not in set(deck)]
+        extra = [c.code for c in deck if c not in set(expected)]
+        dupes = sorted({c.code for c in deck if deck.count(c) > 1})
+        parts = []
+        if missing:
+            parts.append("missing " + " ".join(missing[:8]) + (" ..." if len(missing) > 8 else ""))
+        if extra:
+            parts.append("not in this deck " + " ".join(extra[:8]))
+        if dupes:
+            parts.append("twice " + " ".join(dupes[:8]))
+        raise RecordError(
+            f"The deck is not a full {rules.deck_size}-card deck for these rules ({'; '.join(parts) or 'wrong size'})."
+        )
+
+
+def stacked_deck(
+    rules: Rules,
+    dealer: int,
+    hands: list[list[Card]],
+    *,
+    upcard: Card | None = None,
+    stock: list[Card] | None = None,
+) -> list[Card]:
+    """A full deck ordered so the deal gives `hands[seat]` to each seat, then `upcard`,
+    then `stock` (top first) followed by every unused card. For tests and hand records."""
+    n = len(hands)
+    used = [c for h in hands for c in h] + ([upcard] if upcard else []) + list(stock or [])
+    if len(set(used)) != len(used):
+        raise ValueError("a card is used twice")
+    if any(len(h) != rules.hand_size for h in hands):
+        raise ValueError(f"every hand needs {rules.hand_size} cards")
+    if rules.upcard and upcard is None:
+        raise ValueError("these rules turn an upcard: give one")
+    deck: list[Card] = []
+    for round_ in range(rules.hand_size):
+        for i in range(n):
+            deck.append(hands[(dealer + 1 + i) % n][round_])
+    if rules.upcard:
+        deck.append(upcard)  # type: ignore[arg-type]
+    deck.extend(stock or [])
+    rest = [c for c in full_deck(rules) if c not in set(used)]
+    deck.extend(rest)
+    check_deck(rules, deck)
+    return deck

@@ -1,0 +1,199 @@
+"""How a hand ended and what everyone pays: data, computed from the rules.
+
+All payments here are zero-sum by construction (every payment moves points from one
+seat to another). Push-ups follow RULES.md section 6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Rules
+
+KINDS = ("instant", "void", "tonk_out", "run_out", "drop_won", "caught", "stock_out", "draw")
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a hand. `payments` are points (stake times multiples), zero-sum."""
+
+    kind: str
+    winners: tuple[int, ...]
+    counts: tuple[int, ...]
+    payments: tuple[int, ...]
+    pushups: tuple[int, ...]
+    dropper: int | None = None
+    multiple: int = 0
+
+    def result(self) -> dict:
+        """The replay result object of HAND_RECORD.md."""
+        return {
+            "outcome": self.kind,
+            "winners": list(self.winners),
+            "counts": list(self.counts),
+            "payments": list(self.payments),
+            "pushups": list(self.pushups),
+        }
+
+    def to_dict(self) -> dict:
+        data = self.result()
+        data["dropper"] = self.dropper
+        data["multiple"] = self.multiple
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Outcome":
+        return cls(
+            kind=data["outcome"],
+            winners=tuple(data["winners"]),
+            counts=tuple(data["counts"]),
+            payments=tuple(data["payments"]),
+            pushups=tuple(data["pushups"]),
+            dropper=data.get("dropper"),
+            multiple=data.get("multiple", 0),
+        )
+
+
+def seats_from_left_of(dealer: int, n: int) -> list[int]:
+    """Seats in play order: the dealer's left first, the dealer last."""
+    return [(dealer + 1 + i) % n for i in range(n)]
+
+
+def nearest_dealers_left(seats, dealer: int, n: int) -> int:
+    wanted = set(seats)
+    return next(s for s in seats_from_left_of(dealer, n) if s in wanted)
+
+
+class _Ledger:
+    def __init__(self, n: int, stake: int):
+        self.units = [0] * n
+        self.stake = stake
+
+    def pay(self, payer: int, payee: int, units: int) -> None:
+        self.units[payer] -= units
+        self.units[payee] += units
+
+    def points(self) -> tuple[int, ...]:
+        return tuple(u * self.stake for u in self.units)
+
+
+def win_by_one(kind: str, winner: int, counts, stake: int, multiple: int, dropper: int | None = None) -> Outcome:
+    """Every other seat pays `multiple` stakes to one winner (tonk out, run out, drop won, stock out)."""
+    n = len(counts)
+    ledger = _Ledger(n, stake)
+    for seat in range(n):
+        if seat != winner:
+            ledger.pay(seat, winner, multiple)
+    pushups = tuple(0 if s == winner else counts[s] * multiple for s in range(n))
+    return Outcome(kind, (winner,), tuple(counts), ledger.points(), pushups, dropper, multiple)
+
+
+def no_payment(kind: str, counts) -> Outcome:
+    n = len(counts)
+    return Outcome(kind, (), tuple(counts), (0,) * n, (0,) * n)
+
+
+def instant_winners(rules: Rules, counts, dealer: int) -> list[tuple[int, int]]:
+    """The seats that win on the deal, with their multiples, after the conflict rule.
+
+    Returns [] for no instant win and a list with `(-1, 0)` alone for a void hand.
+    """
+    low_high, high = rules.instant_high_counts
+    claims: dict[int, tuple[int, int, int]] = {}  # seat -> (multiple, strength category, count)
+    for seat, c in enumerate(counts):
+        if rules.instant_low and c <= rules.instant_low:
+            claims[seat] = (3 if rules.instant_low_triple else 2, 2, c)
+        elif rules.instant_high != "off" and c == high:
+            claims[seat] = (2, 1, c)
+        elif rules.instant_high != "off" and c == low_high:
+            claims[seat] = (1 if rules.instant_high == "50_over_49" else 2, 0, c)
+    if rules.instant_high == "50_over_49" and any(cat == 1 for _, cat, _ in claims.values()):
+        claims = {s: v for s, v in claims.items() if v[1] != 0}  # 50 beats 49
+    if len(claims) <= 1:
+        return [(s, m) for s, (m, _, _) in claims.items()]
+    if rules.instant_conflict == "void":
+        return [(-1, 0)]
+    if rules.instant_conflict == "all_paid":
+        return sorted((s, m) for s, (m, _, _) in claims.items())
+    order = {s: i for i, s in enumerate(seats_from_left_of(dealer, len(counts)))}
+
+    def strength(seat: int):
+        _, category, c = claims[seat]
+        return (-category, c if category == 2 else 0, order[seat])
+
+    best = min(claims, key=strength)
+    return [(best, claims[best][0])]
+
+
+def settle_instant(winners: list[tuple[int, int]], counts, stake: int) -> Outcome:
+    n = len(counts)
+    if winners == [(-1, 0)]:
+        return no_payment("void", counts)
+    ledger = _Ledger(n, stake)
+    winning = {s for s, _ in winners}
+    for seat in range(n):
+        if seat in winning:
+            continue
+        for winner, multiple in winners:
+            ledger.pay(seat, winner, multiple)
+    top = max(m for _, m in winners)
+    pushups = tuple(0 if s in winning else counts[s] * top for s in range(n))
+    return Outcome("instant", tuple(sorted(winning)), tuple(counts), ledger.points(), pushups, None, top)
+
+
+def settle_drop(rules: Rules, dropper: int, counts, dealer: int, stake: int) -> Outcome:
+    """A drop: won when the dropper is strictly lowest, otherwise caught (section 5)."""
+    n = len(counts)
+    d = counts[dropper]
+    others = [s for s in range(n) if s != dropper]
+    lowest = min(counts[s] for s in others)
+    if d < lowest:
+        return win_by_one("drop_won", dropper, counts, stake, 1, dropper)
+    low = [s for s in others if counts[s] == lowest]
+    rest = [s for s in others if s not in low]
+    ledger = _Ledger(n, stake)
+    variant = rules.caught_pays
+    if variant == "standard":
+        for s in others:
+            if counts[s] <= d:
+                ledger.pay(dropper, s, 2)
+        for s in rest:
+            for winner in low:
+                ledger.pay(s, winner, 1)
+    elif variant == "low_collects":
+        for winner in low:
+            ledger.pay(dropper, winner, 2)
+        for s in rest:
+            for winner in low:
+                ledger.pay(s, winner, 1)
+    elif variant == "dropper_pays_all":
+        for winner in low:
+            ledger.pay(dropper, winner, n - 1)
+    elif variant == "equal_or_lower":
+        for s in others:
+            if counts[s] <= d:
+                ledger.pay(dropper, s, 1)
+        for s in rest:
+            for winner in low:
+                ledger.pay(s, winner, 1)
+    elif variant == "double_to_all":
+        for s in others:
+            ledger.pay(dropper, s, 2)
+    elif variant == "five_to_low":
+        ledger.pay(dropper, nearest_dealers_left(low, dealer, n), 5)
+    elif variant == "per_player":
+        for winner in low:
+            ledger.pay(dropper, winner, 2 * n)
+    else:  # pragma: no cover - Rules validates the variant
+        raise AssertionError(variant)
+    pushups = tuple(2 * d if s == dropper else 0 if s in low else counts[s] for s in range(n))
+    return Outcome("caught", tuple(low), tuple(counts), ledger.points(), pushups, dropper, 2)
+
+
+def settle_stock_out(counts, stake: int) -> Outcome:
+    """Lowest count wins a single stake; a tie for lowest is a draw."""
+    lowest = min(counts)
+    low = [s for s, c in enumerate(counts) if c == lowest]
+    if len(low) > 1:
+        return no_payment("draw", counts)
+    return win_by_one("stock_out", low[0], counts, stake, 1)

@@ -1,0 +1,131 @@
+"""What one seat may see: its own hand, the table, and the public history.
+
+Computer players and the bot's private hand messages work from a `SeatView` alone, so
+nothing hidden (other hands, the stock order) can leak through them. Other players'
+cards appear only once the hand is over (the showdown).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import Action
+from .cards import Card, count
+from .outcome import Outcome
+from .rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSpread:
+    owner: int
+    kind: str
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicEvent:
+    """One action as the whole table saw it. `card` is the card that became known
+    (the taken discard, the discard, the hit card); None for a draw from the stock."""
+
+    seat: int
+    action: Action
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    rules: Rules
+    players: tuple[str, ...]
+    dealer: int
+    stake: int
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    spreads: tuple[PublicSpread, ...]
+    discard_top: Card | None
+    discard_size: int
+    stock_size: int
+    turn: int
+    phase: str
+    waits: tuple[int, ...]
+    drop_blocked: bool
+    history: tuple[PublicEvent, ...]
+    legal_actions: tuple[Action, ...]
+    outcome: Outcome | None
+    showdown: tuple[tuple[Card, ...], ...] | None
+    upcard: Card | None
+
+    @classmethod
+    def of(cls, game, seat: int) -> "SeatView":
+        history = []
+        # Replay the public side of the log: which card each take picked up, and when a
+        # reshuffle (house rule) turned the pile into a new stock.
+        pile: list[Card] = []
+        dealt = game.rules.hand_size * game.num_players
+        upcard = game.deck[dealt] if game.rules.upcard else None
+        if upcard is not None:
+            pile.append(upcard)
+        stock = len(game.deck) - dealt - len(pile)
+        for who, action in game.log:
+            verb = action.verb
+            card = None
+            if verb == "take":
+                card = pile.pop()
+            elif verb == "discard":
+                pile.append(action.card)
+                card = action.card
+            elif verb == "hit":
+                card = action.card
+            elif verb == "draw":
+                if stock == 0 and game.rules.stock_out == "reshuffle" and len(pile) > 1:
+                    stock = len(pile) - 1
+                    del pile[:-1]
+                stock = max(stock - 1, 0)
+            history.append(PublicEvent(who, action, card))
+        over = game.outcome is not None
+        return cls(
+            seat=seat,
+            rules=game.rules,
+            players=tuple(game.players),
+            dealer=game.dealer,
+            stake=game.stake,
+            hand=tuple(game.hands[seat]),
+            hand_sizes=tuple(len(h) for h in game.hands),
+            spreads=tuple(PublicSpread(s.owner, s.kind, tuple(s.cards)) for s in game.spreads),
+            discard_top=game.discard[-1] if game.discard else None,
+            discard_size=len(game.discard),
+            stock_size=len(game.stock),
+            turn=game.turn,
+            phase=game.phase,
+            waits=tuple(game.waits),
+            drop_blocked=game.drop_blocked if game.turn == seat else False,
+            history=tuple(history),
+            legal_actions=tuple(game.legal_actions(seat)),
+            outcome=game.outcome,
+            showdown=tuple(tuple(h) for h in game.hands) if over else None,
+            upcard=upcard,
+        )
+
+    @property
+    def count(self) -> int:
+        return count(self.hand)
+
+    @property
+    def my_turn(self) -> bool:
+        return self.turn == self.seat and self.outcome is None
+
+    def seen_cards(self) -> set[Card]:
+        """Every card this seat has seen: its hand, the table, the upcard and every discard."""
+        seen = set(self.hand)
+        for spread in self.spreads:
+            seen.update(spread.cards)
+        if self.upcard is not None:
+            seen.add(self.upcard)
+        for event in self.history:
+            if event.card is not None:
+                seen.add(event.card)
+            if event.action.verb == "spread":
+                seen.update(event.action.cards)
+        return seen
+
+
