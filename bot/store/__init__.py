@@ -1,0 +1,119 @@
+"""Persistence for the Tonk bot: SQLModel on SQLAlchemy's async engine (aiosqlite).
+
+Open the database once, keep its session factory, and pass a session to the
+repository functions (keyword-only arguments after the session)::
+
+    db = await open_database(database_url_from_env())
+    async with db.sessions() as session:
+        table = await create_table(session, guild_id=..., channel_id=..., ...)
+
+Each function commits its own short transaction unless the session is already
+in one (see ``transactions.py``). Nothing here knows about Discord.
+"""
+
+from .db import (
+    DEFAULT_DATABASE_URL,
+    Database,
+    create_engine,
+    create_session_factory,
+    database_url_from_env,
+    open_database,
+)
+from .errors import (
+    ChannelBusyError,
+    SchemaTooNewError,
+    StaleTableError,
+    StoreError,
+    TableClosedError,
+    TableNotFoundError,
+)
+from .guilds import UNSET, get_guild_settings, update_guild_settings
+from .hands import RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, recent_hands, record_finished_hand
+from .ledger import (
+    SeasonInfo,
+    Standing,
+    balance_total,
+    current_season,
+    list_seasons,
+    player_standing,
+    standings,
+    start_new_season,
+)
+from .migrations import LATEST_VERSION, migrate, schema_version
+from .models import (
+    OUTCOMES,
+    SCORING_MODES,
+    TABLE_STATUSES,
+    GuildSettings,
+    Hand,
+    HandSeat,
+    LedgerEntry,
+    LiveTable,
+    SeasonArchive,
+)
+from .players import PlayerRef
+from .tables import (
+    SAVABLE_FIELDS,
+    close_table,
+    create_table,
+    get_open_table_in_channel,
+    get_table,
+    list_open_tables,
+    save_table,
+)
+from .transactions import read_transaction, write_transaction
+
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "LATEST_VERSION",
+    "OUTCOMES",
+    "RECORD_FORMAT",
+    "SAVABLE_FIELDS",
+    "SCORING_MODES",
+    "TABLE_STATUSES",
+    "UNSET",
+    "ChannelBusyError",
+    "Database",
+    "GuildSettings",
+    "Hand",
+    "HandSeat",
+    "HandSummary",
+    "LedgerEntry",
+    "LiveTable",
+    "PlayerRef",
+    "SchemaTooNewError",
+    "SeasonArchive",
+    "SeasonInfo",
+    "StaleTableError",
+    "Standing",
+    "StoreError",
+    "TableClosedError",
+    "TableNotFoundError",
+    "balance_total",
+    "check_result",
+    "close_table",
+    "create_engine",
+    "create_session_factory",
+    "create_table",
+    "current_season",
+    "database_url_from_env",
+    "get_guild_settings",
+    "get_hand",
+    "get_open_table_in_channel",
+    "get_table",
+    "hand_record",
+    "list_open_tables",
+    "list_seasons",
+    "migrate",
+    "open_database",
+    "player_standing",
+    "read_transaction",
+    "recent_hands",
+    "record_finished_hand",
+    "save_table",
+    "schema_version",
+    "standings",
+    "start_new_season",
+    "update_guild_settings",
+    "write_transaction",
+]

@@ -1,0 +1,316 @@
+"""Finished hands: written once with their ledger updates, then read back.
+
+``record_finished_hand`` writes, in one transaction: the hand (its full
+``tonk-hand/1`` record and replay result), one row per seat, and the ledger
+increments of every player. The hand's ``hand_id`` is unique in the schema and
+the hand row is inserted with ``ON CONFLICT (hand_id) DO NOTHING`` before
+anything else, so a retry, or a second task racing the first, writes nothing
+and gets ``False``; only the unique index decides, no earlier SELECT.
+
+A good ``hand_id`` is one the bot can rebuild on a retry, e.g.
+``f"{table_id}:{hand_number}"``.
+"""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, exists, func, insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from . import checks
+from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, LedgerEntry, utcnow
+from .players import PlayerRef
+from .transactions import read_transaction, write_transaction
+
+RECORD_FORMAT = "tonk-hand/1"
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+_NO_WINNERS = frozenset({"void", "draw"})
+
+_hands = Hand.__table__  # type: ignore[attr-defined]
+_hand_seats = HandSeat.__table__  # type: ignore[attr-defined]
+_ledger = LedgerEntry.__table__  # type: ignore[attr-defined]
+
+
+def _int_list(name: str, value: object, length: int) -> list[int]:
+    if not isinstance(value, list | tuple) or len(value) != length or not all(map(checks.is_int, value)):
+        raise ValueError(f"result {name} must be a list of {length} integers (one per seat), not {value!r}")
+    return list(value)
+
+
+def check_result(result: object, *, seats: int) -> dict[str, Any]:
+    """The replay result of HAND_RECORD.md, checked for a hand of ``seats`` players.
+
+    ``dropper`` is required for ``caught`` (the dropper is not among the
+    winners, who are the low players) and optional for ``drop_won`` (then it is
+    the winner). Payments must sum to zero.
+    """
+    if not isinstance(result, Mapping):
+        raise ValueError(f"result must be a dict, not {result!r}")
+    outcome = result.get("outcome")
+    if outcome not in OUTCOMES:
+        raise ValueError(f"result outcome must be one of {', '.join(OUTCOMES)}, not {outcome!r}")
+    winners = result.get("winners")
+    if (
+        not isinstance(winners, list | tuple)
+        or not all(checks.is_int(seat) and 0 <= seat < seats for seat in winners)
+        or list(winners) != sorted(set(winners))
+    ):
+        raise ValueError(f"result winners must be distinct seats (0..{seats - 1}) in seat order, not {winners!r}")
+    if outcome in _NO_WINNERS and winners:
+        raise ValueError(f"a {outcome} hand has no winners, not {winners!r}")
+    if outcome not in _NO_WINNERS and not winners:
+        raise ValueError(f"a {outcome} hand needs at least one winner")
+    counts = _int_list("counts", result.get("counts"), seats)
+    payments = _int_list("payments", result.get("payments"), seats)
+    pushups = _int_list("pushups", result.get("pushups"), seats)
+    if sum(payments) != 0:
+        raise ValueError(f"payments {payments} sum to {sum(payments)}, not zero: refusing a hand that breaks the ledger")
+    if any(value < 0 for value in pushups):
+        raise ValueError(f"push-ups cannot be negative: {pushups}")
+    dropper = result.get("dropper")
+    if outcome == "caught":
+        if not checks.is_int(dropper) or not 0 <= dropper < seats or dropper in winners:
+            raise ValueError(f"a caught hand needs its dropper: a seat that is not a winner, not {dropper!r}")
+    elif outcome == "drop_won":
+        if dropper is not None and list(winners) != [dropper]:
+            raise ValueError(f"a won drop is won by its dropper: dropper {dropper!r}, winners {winners!r}")
+    elif dropper is not None:
+        raise ValueError(f"a {outcome} hand has no dropper")
+    return {**result, "winners": list(winners), "counts": counts, "payments": payments, "pushups": pushups}
+
+
+def check_record(record: object, *, seats: int) -> dict[str, Any]:
+    """A ``tonk-hand/1`` hand record with one player per seat (its content is the engine's)."""
+    if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
+        raise ValueError(f'a hand record is a dict with "format": "{RECORD_FORMAT}"')
+    names = record.get("players")
+    if not isinstance(names, list | tuple) or len(names) != seats:
+        raise ValueError(f"the hand record names {names!r}, but the hand has {seats} players")
+    return checks.check_json("hand record", dict(record))
+
+
+def _check_players(players: Sequence[PlayerRef]) -> list[PlayerRef]:
+    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS or not all(isinstance(p, PlayerRef) for p in players):
+        raise ValueError(f"a hand has {MIN_PLAYERS} to {MAX_PLAYERS} players (PlayerRef), not {players!r}")
+    accounts = [player.account for player in players]
+    if len(set(accounts)) != len(accounts):
+        raise ValueError(f"a player sits at most once in a hand: {accounts}")
+    return list(players)
+
+
+async def record_finished_hand(
+    session: AsyncSession,
+    *,
+    guild_id: int,
+    table_id: int | None,
+    hand_id: str,
+    record: Mapping[str, Any],
+    result: Mapping[str, Any],
+    players: Sequence[PlayerRef],
+    stake: int,
+    scoring_mode: str,
+    finished_at: datetime | None = None,
+) -> bool:
+    """Store a finished hand and update the server's ledger, exactly once per ``hand_id``.
+
+    ``players`` are in seat order. Returns True if the hand was written, False if
+    a hand with this id was already stored (nothing is changed then). Raises
+    ``ValueError`` for an inconsistent hand, payments that do not sum to zero
+    included, before writing anything. Both the stakes balance and the push-ups
+    are booked for every hand; the scoring mode only says which one the table played.
+    """
+    players = _check_players(players)
+    seats = len(players)
+    result = check_result(result, seats=seats)
+    record = check_record(record, seats=seats)
+    if not isinstance(hand_id, str) or not hand_id:
+        raise ValueError(f"hand_id must be a non-empty string, not {hand_id!r}")
+    guild_id = checks.check_int("guild id", guild_id)
+    stake = checks.check_stake(stake)
+    scoring_mode = checks.check_scoring_mode(scoring_mode)
+    if table_id is not None:
+        table_id = checks.check_int("table id", table_id)
+    finished_at = finished_at or utcnow()
+    if finished_at.tzinfo is None:
+        raise ValueError("finished_at must be an aware datetime (UTC)")
+
+    outcome, winners, dropper = result["outcome"], set(result["winners"]), result.get("dropper")
+    hand_row = {
+        "hand_id": hand_id,
+        "guild_id": guild_id,
+        "season_guild_id": guild_id,
+        "table_id": table_id,
+        "finished_at": finished_at,
+        "outcome": outcome,
+        "dropper": dropper,
+        "stake": stake,
+        "scoring_mode": scoring_mode,
+        "record": record,
+        "result": result,
+    }
+    seat_rows = [
+        {
+            "seat": seat,
+            "account": player.account,
+            "display_name": player.display_name,
+            "count": result["counts"][seat],
+            "payment": result["payments"][seat],
+            "pushups": result["pushups"][seat],
+            "won": seat in winners,
+        }
+        for seat, player in enumerate(players)
+    ]
+    ledger_rows = [
+        {
+            "guild_id": guild_id,
+            "account": player.account,
+            "display_name": player.display_name,
+            "balance": result["payments"][seat],
+            "pushups": result["pushups"][seat],
+            "hands": 1,
+            "wins": int(seat in winners),
+            "tonk_outs": int(outcome == "tonk_out" and seat in winners),
+            "catches": int(outcome == "caught" and seat in winners),
+            "caught_drops": int(outcome == "caught" and seat == dropper),
+            "updated_at": finished_at,
+        }
+        for seat, player in enumerate(players)
+    ]
+    async with write_transaction(session):
+        connection = await session.connection()
+        return await connection.run_sync(_write_hand, hand_row, seat_rows, ledger_rows)
+
+
+def _write_hand(
+    connection: Connection, hand_row: dict[str, Any], seat_rows: list[dict[str, Any]], ledger_rows: list[dict[str, Any]]
+) -> bool:
+    # One greenlet for the three statements: the hand first, so that a
+    # duplicate hand_id stops here having written nothing.
+    inserted = connection.execute(_HAND_INSERT, hand_row)
+    if inserted.rowcount != 1:  # 0: the hand_id was taken, DO NOTHING did nothing
+        return False
+    hand_pk = inserted.lastrowid
+    connection.execute(_SEAT_INSERT, [{**row, "hand_pk": hand_pk} for row in seat_rows])
+    connection.execute(_LEDGER_UPSERT, [{**row, "ledger_hand_pk": hand_pk} for row in ledger_rows])
+    return True
+
+
+def _hand_insert() -> Any:
+    # The hand counts in its server's current season, read in the same statement.
+    current_season = (
+        select(GuildSettings.season).where(GuildSettings.guild_id == bindparam("season_guild_id")).scalar_subquery()
+    )
+    return (
+        sqlite_insert(_hands)
+        .values(season=func.coalesce(current_season, FIRST_SEASON))
+        .on_conflict_do_nothing(index_elements=["hand_id"])
+    )
+
+
+def _ledger_upsert() -> Any:
+    # The season is the hand's, read in the same statement.
+    hand_season = select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
+    statement = sqlite_insert(_ledger).values(season=hand_season)
+    added = ("balance", "pushups", "hands", "wins", "tonk_outs", "catches", "caught_drops")
+    return statement.on_conflict_do_update(
+        index_elements=["guild_id", "season", "account"],
+        set_={
+            "display_name": statement.excluded.display_name,
+            "updated_at": statement.excluded.updated_at,
+            **{name: _ledger.c[name] + statement.excluded[name] for name in added},
+        },
+    )
+
+
+_HAND_INSERT = _hand_insert()
+_SEAT_INSERT = insert(_hand_seats)
+_LEDGER_UPSERT = _ledger_upsert()
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """One line of a server's recent hands."""
+
+    hand_id: str
+    finished_at: datetime
+    outcome: str
+    season: int
+    table_id: int | None
+    stake: int
+    scoring_mode: str
+    players: tuple[str, ...]
+    """Display names in seat order."""
+    accounts: tuple[str, ...]
+    payments: tuple[int, ...]
+    pushups: tuple[int, ...]
+    winners: tuple[int, ...]
+
+
+async def recent_hands(
+    session: AsyncSession,
+    *,
+    guild_id: int,
+    limit: int = 10,
+    account: str | None = None,
+    season: int | None = None,
+) -> list[HandSummary]:
+    """The server's latest finished hands, newest first; only ``account``'s, or one season's, if given."""
+    statement = (
+        select(Hand.id, Hand.hand_id, Hand.finished_at, Hand.outcome, Hand.season, Hand.table_id, Hand.stake, Hand.scoring_mode)
+        .where(Hand.guild_id == guild_id)
+        .order_by(col(Hand.id).desc())
+        .limit(limit)
+    )
+    if season is not None:
+        statement = statement.where(Hand.season == season)
+    if account is not None:
+        statement = statement.where(
+            exists().where(col(HandSeat.hand_pk) == col(Hand.id), col(HandSeat.account) == account)
+        )
+    async with read_transaction(session):
+        hands = (await session.exec(statement)).all()
+        seat_rows = (
+            await session.exec(
+                select(HandSeat).where(col(HandSeat.hand_pk).in_([hand.id for hand in hands])).order_by(HandSeat.hand_pk, HandSeat.seat)
+            )
+        ).all()
+    seats_by_hand: dict[int, list[HandSeat]] = {}
+    for seat in seat_rows:
+        seats_by_hand.setdefault(seat.hand_pk, []).append(seat)
+    summaries = []
+    for hand in hands:
+        seats = seats_by_hand.get(hand.id, [])
+        summaries.append(
+            HandSummary(
+                hand_id=hand.hand_id,
+                finished_at=hand.finished_at,
+                outcome=hand.outcome,
+                season=hand.season,
+                table_id=hand.table_id,
+                stake=hand.stake,
+                scoring_mode=hand.scoring_mode,
+                players=tuple(seat.display_name for seat in seats),
+                accounts=tuple(seat.account for seat in seats),
+                payments=tuple(seat.payment for seat in seats),
+                pushups=tuple(seat.pushups for seat in seats),
+                winners=tuple(seat.seat for seat in seats if seat.won),
+            )
+        )
+    return summaries
+
+
+async def get_hand(session: AsyncSession, *, guild_id: int, hand_id: str) -> Hand | None:
+    """The stored hand (record, result, outcome, season...), if it was played on this server."""
+    statement = select(Hand).where(Hand.hand_id == hand_id, Hand.guild_id == guild_id)
+    async with read_transaction(session):
+        return (await session.exec(statement, execution_options={"populate_existing": True})).first()
+
+
+async def hand_record(session: AsyncSession, *, guild_id: int, hand_id: str) -> dict[str, Any] | None:
+    """The hand's ``tonk-hand/1`` record, for download, if it was played on this server."""
+    hand = await get_hand(session, guild_id=guild_id, hand_id=hand_id)
+    return None if hand is None else hand.record

@@ -1,0 +1,190 @@
+"""The tables, as SQLModel classes.
+
+These classes map the schema; they do not create it. The schema is written by
+the versioned migrations in ``migrations.py`` (a test checks that the two agree).
+Discord ids are 64-bit integers; SQLite's INTEGER holds them.
+"""
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from sqlalchemy import JSON, BigInteger, DateTime, Dialect, Index, text
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Field, SQLModel
+
+ScoringMode = Literal["stakes", "pushups"]
+SCORING_MODES: tuple[str, ...] = ("stakes", "pushups")
+
+TableStatus = Literal["lobby", "playing", "between_hands", "closed"]
+TABLE_STATUSES: tuple[str, ...] = ("lobby", "playing", "between_hands", "closed")
+OPEN_STATUSES: tuple[str, ...] = ("lobby", "playing", "between_hands")
+
+Outcome = Literal["instant", "void", "tonk_out", "run_out", "drop_won", "caught", "stock_out", "draw"]
+OUTCOMES: tuple[str, ...] = ("instant", "void", "tonk_out", "run_out", "drop_won", "caught", "stock_out", "draw")
+
+DEFAULT_RULES: dict[str, Any] = {"preset": "standard"}
+DEFAULT_STAKE = 1
+DEFAULT_SCORING_MODE = "stakes"
+DEFAULT_TURN_TIMER_SECONDS = 90
+FIRST_SEASON = 1
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """Aware datetimes in, aware UTC datetimes out.
+
+    SQLite has no time zones: the value is stored as naive UTC text and given
+    its UTC zone back when read, so the bot never compares naive and aware times.
+    """
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: pass an aware datetime (UTC)")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class GuildSettings(SQLModel, table=True):
+    """One server's defaults for new tables, and its current ledger season."""
+
+    __tablename__ = "guild_settings"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    rules: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_RULES), sa_type=JSON(none_as_null=True), nullable=False)
+    stake: int = Field(default=DEFAULT_STAKE)
+    scoring_mode: str = Field(default=DEFAULT_SCORING_MODE)
+    turn_timer_seconds: int = Field(default=DEFAULT_TURN_TIMER_SECONDS)
+    table_channel_ids: list[int] | None = Field(default=None, sa_type=JSON(none_as_null=True), nullable=True)
+    """Channels that may host tables; None means every channel."""
+    season: int = Field(default=FIRST_SEASON)
+    """Current ledger season (schema v2)."""
+    season_started_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+    """When the current season began; None for the first season (since the beginning)."""
+    updated_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=False)
+    """None only on the unsaved defaults that ``get_guild_settings`` returns for a new server."""
+
+    def allows_channel(self, channel_id: int) -> bool:
+        """Whether a table may be opened in this channel."""
+        return not self.table_channel_ids or channel_id in self.table_channel_ids
+
+
+class LiveTable(SQLModel, table=True):
+    """A table being played (or closed), saved after every accepted action.
+
+    ``version`` grows by one on every save; see ``tables.save_table``.
+    """
+
+    __tablename__ = "live_tables"
+    __table_args__ = (
+        Index(
+            "ux_live_tables_open_channel",
+            "channel_id",
+            unique=True,
+            sqlite_where=text("status != 'closed'"),
+        ),
+        Index("ix_live_tables_open_guild", "guild_id", sqlite_where=text("status != 'closed'")),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    guild_id: int = Field(sa_type=BigInteger)
+    channel_id: int = Field(sa_type=BigInteger)
+    host_user_id: int = Field(sa_type=BigInteger)
+    status: str = Field(default="lobby")
+    seats: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON(none_as_null=True), nullable=False)
+    """[{"kind": "human"|"computer", "user_id": int|None, "name": str, "level": str|None}, ...]"""
+    message_id: int | None = Field(default=None, sa_type=BigInteger)
+    rules: dict[str, Any] = Field(default_factory=lambda: dict(DEFAULT_RULES), sa_type=JSON(none_as_null=True), nullable=False)
+    stake: int = Field(default=DEFAULT_STAKE)
+    scoring_mode: str = Field(default=DEFAULT_SCORING_MODE)
+    hand_number: int = Field(default=0)
+    dealer: int | None = Field(default=None)
+    engine_state: str | None = Field(default=None)
+    """The engine's own serialisation of the hand in play (JSON text), opaque to the store."""
+    bookkeeping: dict[str, Any] = Field(default_factory=dict, sa_type=JSON(none_as_null=True), nullable=False)
+    """Free JSON for the bot: timeouts per seat, per-user hand message ids, ..."""
+    version: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+    @property
+    def is_open(self) -> bool:
+        return self.status != "closed"
+
+
+class Hand(SQLModel, table=True):
+    """A finished hand: its full record and result, written exactly once per ``hand_id``."""
+
+    __tablename__ = "hands"
+    __table_args__ = (Index("ix_hands_guild_season", "guild_id", "season", "id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    hand_id: str = Field(unique=True)
+    guild_id: int = Field(sa_type=BigInteger)
+    table_id: int | None = Field(default=None, foreign_key="live_tables.id", ondelete="SET NULL")
+    finished_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+    outcome: str
+    dropper: int | None = None
+    stake: int
+    scoring_mode: str
+    record: dict[str, Any] = Field(sa_type=JSON(none_as_null=True), nullable=False)
+    """The hand record, format ``tonk-hand/1``."""
+    result: dict[str, Any] = Field(sa_type=JSON(none_as_null=True), nullable=False)
+    """The replay result: outcome, winners, counts, payments, pushups (and dropper)."""
+    season: int = Field(default=FIRST_SEASON)
+
+
+class HandSeat(SQLModel, table=True):
+    """One seat of a finished hand: who sat there and what the hand did to them."""
+
+    __tablename__ = "hand_seats"
+    __table_args__ = (Index("ix_hand_seats_account", "account"),)
+
+    hand_pk: int = Field(primary_key=True, foreign_key="hands.id", ondelete="CASCADE")
+    seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    account: str
+    display_name: str
+    count: int
+    payment: int
+    pushups: int
+    won: bool
+
+
+class LedgerEntry(SQLModel, table=True):
+    """One account's totals on one server in one season."""
+
+    __tablename__ = "ledger"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    account: str = Field(primary_key=True)
+    display_name: str
+    balance: int = 0
+    pushups: int = 0
+    hands: int = 0
+    wins: int = 0
+    tonk_outs: int = 0
+    catches: int = 0
+    caught_drops: int = 0
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class SeasonArchive(SQLModel, table=True):
+    """A season that an admin ended; its ledger rows stay, keyed by season."""
+
+    __tablename__ = "season_archive"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
+    ended_at: datetime = Field(sa_type=UTCDateTime, nullable=False)

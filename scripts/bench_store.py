@@ -1,0 +1,151 @@
+"""Benchmark: finished hands written per second by the store.
+
+Each hand is what the bot writes when a hand ends: the full hand record, the
+result, one row per seat and the ledger updates, in one transaction, through a
+fresh session, on a SQLite file with the store's default settings (WAL,
+synchronous=NORMAL, busy timeout, foreign keys) in a temporary directory.
+
+    python scripts/bench_store.py                 # 3 rounds of 2000 hands, one writer
+    python scripts/bench_store.py --writers 8     # and 3 rounds with 8 concurrent writers
+
+Each round writes new hands into the same file; the figures of every round are
+printed, then the median. On a shared machine they vary with the CPU load of
+other jobs (each statement is a round trip to aiosqlite's worker thread).
+
+Hands come from ``engine.random_hand`` when the engine has it, otherwise from a
+local generator of records of the same size. Generation is not timed.
+"""
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.store import PlayerRef, balance_total, create_table, open_database, record_finished_hand  # noqa: E402
+
+GUILD_ID = 1
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+DECK = [rank + suit for suit in "cdhs" for rank in RANKS]
+ACCOUNTS = [PlayerRef.human(1000 + n, f"Player {n}") for n in range(6)] + [PlayerRef.computer(f"Bot {n}") for n in range(3)]
+
+
+def synthetic_hand(rng: random.Random, players: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A record of realistic size and a zero-sum drop_won/run_out result."""
+    deck = DECK[:]
+    rng.shuffle(deck)
+    actions: list[dict[str, Any]] = []
+    for turn in range(rng.randint(6, 30)):
+        seat = turn % players
+        actions.append({"seat": seat, "do": rng.choice(["draw", "take"])})
+        actions.append({"seat": seat, "do": "discard", "card": rng.choice(deck)})
+    counts = [rng.randint(0, 40) for _ in range(players)]
+    winner = rng.randrange(players)
+    counts[winner] = min(counts) - 1 if min(counts) > 0 else 0
+    payments = [-1] * players
+    payments[winner] = players - 1
+    record = {
+        "format": "tonk-hand/1",
+        "rules": {"preset": "standard"},
+        "players": [f"P{seat}" for seat in range(players)],
+        "dealer": rng.randrange(players),
+        "stake": 1,
+        "deck": deck,
+        "actions": actions,
+    }
+    result = {
+        "outcome": "run_out",
+        "winners": [winner],
+        "counts": counts,
+        "payments": payments,
+        "pushups": [0 if seat == winner else count for seat, count in enumerate(counts)],
+    }
+    return record, result
+
+
+def make_hands(count: int, players: int, seed: int) -> tuple[str, list[tuple[dict[str, Any], dict[str, Any]]]]:
+    rng = random.Random(seed)
+    try:
+        import engine
+
+        random_hand = engine.random_hand
+    except (ImportError, AttributeError):
+        return "synthetic records", [synthetic_hand(rng, players) for _ in range(count)]
+    return "engine.random_hand", [random_hand(rng, players=players, preset="standard") for _ in range(count)]
+
+
+async def write_hands(db: Any, table_id: int, hands: list[Any], first: int, writers: int, seed: int) -> float:
+    rng = random.Random(seed)
+    seatings = [rng.sample(ACCOUNTS, len(record["players"])) for record, _ in hands]
+    queue = list(range(len(hands)))
+
+    async def writer() -> None:
+        while queue:
+            index = queue.pop()
+            record, result = hands[index]
+            async with db.sessions() as session:
+                written = await record_finished_hand(
+                    session,
+                    guild_id=GUILD_ID,
+                    table_id=table_id,
+                    hand_id=f"bench:{first + index}",
+                    record=record,
+                    result=result,
+                    players=seatings[index],
+                    stake=1,
+                    scoring_mode="stakes",
+                )
+            assert written
+
+    started = time.perf_counter()
+    await asyncio.gather(*(writer() for _ in range(writers)))
+    return time.perf_counter() - started
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000, help="hands per run (default 2000)")
+    parser.add_argument("--players", type=int, default=4, help="players per hand (default 4)")
+    parser.add_argument("--writers", type=int, default=None, help="also run with this many concurrent writers")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per setting (default 3)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    source, hands = make_hands(args.hands, args.players, args.seed)
+    runs = [1] + ([args.writers] if args.writers and args.writers > 1 else [])
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite+aiosqlite:///{folder}/bench.db"
+        async with await open_database(url) as db:
+            async with db.sessions() as session:
+                table = await create_table(
+                    session, guild_id=GUILD_ID, channel_id=1, host_user_id=1000, seats=[],
+                    rules={"preset": "standard"}, stake=1, scoring_mode="stakes",
+                )
+            print(f"store benchmark: {args.hands} hands of {args.players} players ({source}), SQLite file in {folder}")
+            first = 0
+            for writers in runs:
+                rates = []
+                for _ in range(args.rounds):
+                    elapsed = await write_hands(db, table.id, hands, first, writers, args.seed)
+                    first += len(hands)
+                    rates.append(len(hands) / elapsed)
+                rounds = ", ".join(f"{rate:.0f}" for rate in rates)
+                median = statistics.median(rates)
+                print(
+                    f"  {writers} writer(s): median {median:5.0f} hands/s ({1000 / median:.2f} ms per hand,"
+                    f" one transaction each); rounds: {rounds}"
+                )
+            async with db.sessions() as session:
+                total = await balance_total(session, guild_id=GUILD_ID)
+            print(f"  ledger balance total: {total} (must be 0)")
+            assert total == 0
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

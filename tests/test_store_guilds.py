@@ -1,0 +1,58 @@
+"""Per-server settings: defaults until changed, then exactly what was set."""
+
+import pytest
+from conftest_store import db  # noqa: F401 (db is a fixture)
+
+from bot.store import get_guild_settings, update_guild_settings
+
+
+async def test_a_new_server_gets_the_defaults_without_a_row(db):  # noqa: F811
+    async with db.sessions() as session:
+        settings = await get_guild_settings(session, guild_id=1)
+    assert (settings.rules, settings.stake, settings.scoring_mode) == ({"preset": "standard"}, 1, "stakes")
+    assert (settings.turn_timer_seconds, settings.table_channel_ids, settings.season) == (90, None, 1)
+    assert settings.updated_at is None and settings.allows_channel(12345)
+    async with db.engine.connect() as connection:
+        assert (await connection.exec_driver_sql("SELECT COUNT(*) FROM guild_settings")).scalar() == 0
+
+
+async def test_updates_change_only_what_is_given_and_round_trip(db):  # noqa: F811
+    async with db.sessions() as session:
+        await update_guild_settings(session, guild_id=1, rules={"preset": "black company", "hand_size": 7}, stake=5)
+        updated = await update_guild_settings(
+            session, guild_id=1, scoring_mode="pushups", turn_timer_seconds=30, table_channel_ids=[30, 10, 30]
+        )
+    assert (updated.rules, updated.stake, updated.scoring_mode) == ({"preset": "black company", "hand_size": 7}, 5, "pushups")
+    assert (updated.turn_timer_seconds, updated.table_channel_ids) == (30, [10, 30])
+    assert updated.allows_channel(10) and not updated.allows_channel(20)
+    async with db.sessions() as session:
+        loaded = await get_guild_settings(session, guild_id=1)
+        other = await get_guild_settings(session, guild_id=2)
+    assert loaded.model_dump() == updated.model_dump()
+    assert other.stake == 1
+
+
+async def test_an_empty_channel_list_means_every_channel(db):  # noqa: F811
+    async with db.sessions() as session:
+        await update_guild_settings(session, guild_id=1, table_channel_ids=[10])
+        cleared = await update_guild_settings(session, guild_id=1, table_channel_ids=[])
+    assert cleared.table_channel_ids is None and cleared.allows_channel(99)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"stake": 0},
+        {"stake": True},
+        {"scoring_mode": "beans"},
+        {"turn_timer_seconds": 0},
+        {"rules": {"hand_size": 7}},
+        {"rules": ["standard"]},
+        {"table_channel_ids": "123"},
+    ],
+)
+async def test_bad_settings_are_refused(db, changes):  # noqa: F811
+    async with db.sessions() as session:
+        with pytest.raises(ValueError):
+            await update_guild_settings(session, guild_id=1, **changes)
+        assert (await get_guild_settings(session, guild_id=1)).updated_at is None
