@@ -1,0 +1,64 @@
+"""`python -m bot` (and the `tonk-bot` command): read `.env`, open the database, run the bot."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+
+import discord
+from dotenv import load_dotenv
+
+from bot.config import ConfigError, Settings, load_settings
+from bot.endpoints import apply_endpoints
+
+EXIT_CONFIG = 2
+
+
+async def run(settings: Settings) -> None:
+    from bot.client import TonkBot
+    from bot.store import open_database
+
+    db = await open_database(settings.database_url)
+    try:
+        async with TonkBot(settings=settings, db=db) as bot:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                try:
+                    loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+                except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
+                    pass
+            await bot.start(settings.token)
+    finally:
+        await db.close()
+
+
+def main() -> int:
+    load_dotenv(os.environ.get("TONK_ENV_FILE", ".env"))
+    try:
+        settings = load_settings(os.environ)
+    except ConfigError as exc:
+        print(f"tonk-bot: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(level=settings.log_level_number,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.http").setLevel(max(settings.log_level_number, logging.WARNING))
+    apply_endpoints(settings.api_base, settings.gateway_url)
+    try:
+        asyncio.run(run(settings))
+    except discord.LoginFailure:
+        print("tonk-bot: Discord rejected DISCORD_TOKEN: check the token in .env "
+              "(Developer Portal → your application → Bot → Reset Token).", file=sys.stderr)
+        return EXIT_CONFIG
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
+        print("tonk-bot: Discord refused the intents.", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

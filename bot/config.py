@@ -1,0 +1,90 @@
+"""Settings from the environment (`.env` is loaded by python-dotenv at startup).
+
+A bad value stops the bot before it connects, with a message naming the variable.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.store import DEFAULT_DATABASE_URL
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class ConfigError(Exception):
+    """A setting that is missing or malformed; the message says which and how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str
+    database_url: str = DEFAULT_DATABASE_URL
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    api_base: str | None = None
+    gateway_url: str | None = None
+    computer_delay: float = 1.0
+    """Seconds a computer player waits before each play, so people can follow."""
+    table_edit_interval: float = 1.0
+    """Least seconds between two edits of one table message (Discord's rate limits)."""
+    lobby_idle_seconds: float = 600.0
+
+    @property
+    def log_level_number(self) -> int:
+        return getattr(logging, self.log_level)
+
+
+def _optional_float(environ: Mapping[str, str], name: str, default: float, low: float, high: float) -> float:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {raw!r}.") from None
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low:g} and {high:g} seconds, not {raw}.")
+    return value
+
+
+def load_settings(environ: Mapping[str, str]) -> Settings:
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise ConfigError(
+            "DISCORD_TOKEN is missing: put your bot's token in .env (copy .env.example) "
+            "as DISCORD_TOKEN=... ."
+        )
+    if any(ch.isspace() for ch in token) or token.lower().startswith("bot "):
+        raise ConfigError("DISCORD_TOKEN looks malformed: paste the token alone, without 'Bot ' or spaces.")
+    database_url = environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
+    if "://" not in database_url:
+        raise ConfigError(f"DATABASE_URL must be a URL like {DEFAULT_DATABASE_URL}, not {database_url!r}.")
+    raw_guild = environ.get("DEV_GUILD_ID", "").strip()
+    dev_guild_id = None
+    if raw_guild:
+        if not raw_guild.isdigit():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}.")
+        dev_guild_id = int(raw_guild)
+    log_level = (environ.get("LOG_LEVEL", "").strip() or "INFO").upper()
+    if log_level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
+    api_base = environ.get("DISCORD_API_BASE", "").strip() or None
+    if api_base and not api_base.startswith(("http://", "https://")):
+        raise ConfigError(f"DISCORD_API_BASE must start with http:// or https://, not {api_base!r}.")
+    gateway_url = environ.get("DISCORD_GATEWAY_URL", "").strip() or None
+    if gateway_url and not gateway_url.startswith(("ws://", "wss://")):
+        raise ConfigError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {gateway_url!r}.")
+    return Settings(
+        token=token,
+        database_url=database_url,
+        dev_guild_id=dev_guild_id,
+        log_level=log_level,
+        api_base=api_base.rstrip("/") if api_base else None,
+        gateway_url=gateway_url,
+        computer_delay=_optional_float(environ, "TONK_COMPUTER_DELAY", 1.0, 0.0, 30.0),
+        table_edit_interval=_optional_float(environ, "TONK_TABLE_EDIT_INTERVAL", 1.0, 0.0, 60.0),
+        lobby_idle_seconds=_optional_float(environ, "TONK_LOBBY_IDLE", 600.0, 1.0, 86400.0),
+    )

@@ -1,0 +1,1 @@
+"""Discord-facing code: the `tonk` slash command group, its buttons and its embeds."""

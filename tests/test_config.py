@@ -1,0 +1,49 @@
+"""Starting the bot with a missing or broken .env: a clear message and exit status 2."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bot.config import ConfigError, load_settings
+
+
+def run_bot(tmp_path, env_text: str | None, **extra):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "DEV_GUILD", "LOG_LEVEL", "TONK_"))}
+    env_file = tmp_path / ".env"
+    if env_text is not None:
+        env_file.write_text(env_text)
+    env["TONK_ENV_FILE"] = str(env_file)
+    env.update(extra)
+    return subprocess.run([sys.executable, "-m", "bot"], capture_output=True, text=True, timeout=60,
+                          env=env, cwd=tmp_path)
+
+
+@pytest.mark.parametrize("env_text, words", [
+    (None, "DISCORD_TOKEN is missing"),
+    ("DISCORD_TOKEN=\n", "DISCORD_TOKEN is missing"),
+    ("DISCORD_TOKEN=Bot abc.def\n", "looks malformed"),
+    ("DISCORD_TOKEN=abc\nDEV_GUILD_ID=my-server\n", "DEV_GUILD_ID must be a server id"),
+    ("DISCORD_TOKEN=abc\nLOG_LEVEL=LOUD\n", "LOG_LEVEL must be one of"),
+    ("DISCORD_TOKEN=abc\nDATABASE_URL=tonk.db\n", "DATABASE_URL must be a URL"),
+    ("DISCORD_TOKEN=abc\nDISCORD_API_BASE=discord.local/api\n", "DISCORD_API_BASE must start with http"),
+    ("DISCORD_TOKEN=abc\nDISCORD_GATEWAY_URL=http://x\n", "DISCORD_GATEWAY_URL must start with ws"),
+    ("DISCORD_TOKEN=abc\nTONK_COMPUTER_DELAY=soon\n", "TONK_COMPUTER_DELAY must be a number"),
+])
+def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text, words):
+    done = run_bot(tmp_path, env_text)
+    assert done.returncode == 2, done.stderr
+    assert words in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "data").exists()  # nothing was created before the settings were good
+
+
+def test_settings_defaults():
+    settings = load_settings({"DISCORD_TOKEN": "abc"})
+    assert settings.database_url == "sqlite+aiosqlite:///data/tonk.db"
+    assert settings.dev_guild_id is None and settings.log_level == "INFO"
+    assert settings.api_base is None and settings.gateway_url is None
+    assert settings.computer_delay == 1.0 and settings.table_edit_interval == 1.0
+    with pytest.raises(ConfigError):
+        load_settings({})

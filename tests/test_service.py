@@ -1,0 +1,187 @@
+"""The table service on a real SQLite file: lobby, play, refusals, restarts, time-outs.
+
+These run without Discord; the end-to-end tests drive the same paths through buttons.
+"""
+
+import json
+import random
+
+import pytest
+
+from bot.errors import StaleView, UserError
+from bot.service import Person, TableService, action_arg
+from bot.store import balance_total, open_database, recent_hands, standings
+from engine import DRAW, Discard, NotYourTurn, TonkError
+
+GUILD, CHANNEL = 10, 20
+ALICE, BOB, CAROL, EVE = Person(1, "alice"), Person(2, "bob"), Person(3, "carol"), Person(9, "eve")
+
+
+@pytest.fixture
+async def db(tmp_path):
+    database = await open_database(f"sqlite+aiosqlite:///{tmp_path}/tonk.db")
+    yield database
+    await database.close()
+
+
+def first_legal(level, seed, view):
+    return view.legal_actions[0] if view.legal_actions[0].verb != "drop" else view.legal_actions[1]
+
+
+async def started(service, *players, preset="standard", computers=0):
+    view = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=players[0], preset=preset,
+                                    computers=computers)
+    for p in players[1:]:
+        view = await service.join(view.id, p)
+    return await service.start(view.id, players[0])
+
+
+async def test_lobby_join_leave_and_start(db):
+    service = TableService(db, rng=random.Random(1))
+    view = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE)
+    with pytest.raises(UserError, match="already a table in this channel"):
+        await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=BOB)
+    with pytest.raises(UserError, match="at least 2 players"):
+        await service.start(view.id, ALICE)
+    view = await service.join(view.id, BOB)
+    with pytest.raises(UserError, match="already seated"):
+        await service.join(view.id, BOB)
+    with pytest.raises(UserError, match="Only the host"):
+        await service.start(view.id, BOB)
+    view = await service.add_computer(view.id, BOB, "hard")
+    assert [s["name"] for s in view.seats] == ["alice", "bob", "Goblin (hard)"]
+    with pytest.raises(UserError, match="Only seated players"):
+        await service.add_computer(view.id, EVE, "easy")
+    view = await service.start(view.id, ALICE)
+    assert view.table.status in ("playing", "between_hands") and view.game is not None
+    assert "deals" in view.book["cuts"]
+    with pytest.raises(UserError, match="already started"):
+        await service.start(view.id, ALICE)
+
+
+async def test_play_refusals_change_nothing(db):
+    service = TableService(db, rng=random.Random(3))
+    view = await started(service, ALICE, BOB, CAROL)
+    while view.table.status != "playing":  # a tonk on the deal: deal again
+        view = await service.next_hand(view.id, ALICE)
+    game = view.game
+    to_act = [ALICE, BOB, CAROL][game.turn]
+    other = [ALICE, BOB, CAROL][(game.turn + 1) % 3]
+    before = (view.table.version, view.table.engine_state)
+    with pytest.raises(NotYourTurn):
+        await service.act(view.id, other, "draw")
+    with pytest.raises(UserError, match="not seated"):
+        await service.act(view.id, EVE, "draw")
+    with pytest.raises(TonkError, match="Draw from the stock"):
+        await service.act(view.id, to_act, "discard", game.hands[game.turn][0].code)
+    with pytest.raises(UserError, match="not a play I know"):
+        await service.act(view.id, to_act, "discard", "ZZ")
+    again = await service.load(view.id)
+    assert (again.table.version, again.table.engine_state) == before
+
+
+async def test_two_quick_clicks_apply_once(db):
+    service = TableService(db, rng=random.Random(4))
+    view = await started(service, ALICE, BOB)
+    while view.table.status != "playing":
+        view = await service.next_hand(view.id, ALICE)
+    who = [ALICE, BOB][view.game.turn]
+    version = view.table.version
+    after = await service.act(view.id, who, "draw", version=version)
+    with pytest.raises(StaleView):
+        await service.act(view.id, who, "draw", version=version)
+    assert len(after.game.log) == 1
+    assert len((await service.load(view.id)).game.log) == 1
+
+
+async def test_a_finished_hand_is_ledgered_exactly_once_and_sums_to_zero(db):
+    service = TableService(db, rng=random.Random(5))
+    view = await started(service, ALICE, BOB, CAROL)
+    hands_done = 0
+    for _ in range(6):
+        while view.table.status == "playing":
+            game = view.game
+            who = [ALICE, BOB, CAROL][game.turn]
+            action = first_legal(None, None, game.view(game.turn))
+            view = await service.act(view.id, who, action.verb, action_arg(action))
+        hands_done += 1
+        view = await service.next_hand(view.id, BOB)
+    async with db.sessions() as session:
+        hands = await recent_hands(session, guild_id=GUILD, limit=50)
+        assert len(hands) == hands_done
+        assert await balance_total(session, guild_id=GUILD) == 0
+        rows = await standings(session, guild_id=GUILD, mode="stakes")
+    assert sorted(r.display_name for r in rows) == ["alice", "bob", "carol"]
+    assert sum(r.balance for r in rows) == 0
+    # recovery after a restart writes nothing twice
+    await TableService(db).recover()
+    async with db.sessions() as session:
+        assert len(await recent_hands(session, guild_id=GUILD, limit=50)) == hands_done
+
+
+async def test_a_restart_loses_nothing(db, tmp_path):
+    service = TableService(db, rng=random.Random(6))
+    view = await started(service, ALICE, BOB)
+    while view.table.status != "playing":
+        view = await service.next_hand(view.id, ALICE)
+    who = [ALICE, BOB][view.game.turn]
+    view = await service.act(view.id, who, "draw")
+    state = view.table.engine_state
+    await db.close()
+    db2 = await open_database(f"sqlite+aiosqlite:///{tmp_path}/tonk.db")
+    try:
+        fresh = TableService(db2)
+        [again] = await fresh.recover()
+        assert again.table.engine_state == state and again.game.phase == "play"
+        card = again.game.hands[again.game.turn][0]
+        done = await fresh.act(again.id, who, "discard", card.code)
+        assert done.game.discard_top is card
+    finally:
+        await db2.close()
+
+
+async def test_three_time_outs_hand_the_seat_to_a_computer_until_back(db):
+    service = TableService(db, rng=random.Random(8))
+    view = await started(service, ALICE, BOB)
+    while view.table.status != "playing":
+        view = await service.next_hand(view.id, ALICE)
+    seat = view.game.turn
+    who = [ALICE, BOB][seat]
+    other = [ALICE, BOB][1 - seat]
+    assert await service.time_out(view.id, "stale:key") is None
+    for n in range(3):
+        key = view.turn_key()
+        hand_before = list(view.game.hands[seat])
+        view = await service.time_out(view.id, key)
+        if view.table.status != "playing":
+            pytest.skip("the stock ran out")
+        # the bot drew and threw the highest card; it never drops
+        assert view.game.log[-2][1] is DRAW and isinstance(view.game.log[-1][1], Discard)
+        thrown = view.game.log[-1][1].card
+        assert thrown.value == max(c.value for c in hand_before + [view.game.log[-1][1].card])
+        if n < 2:
+            assert seat not in view.book["away"]
+            view = await service.act(view.id, other, "draw")
+            view = await service.act(view.id, other, "discard", view.game.hands[1 - seat][-1].code)
+    assert seat in view.book["away"]
+    view = await service.act(view.id, other, "draw")
+    view = await service.act(view.id, other, "discard", view.game.hands[1 - seat][-1].code)
+    assert view.is_computer_turn()
+    with pytest.raises(UserError, match="computer player has your seat"):
+        await service.act(view.id, who, "draw")
+    stepped = await service.computer_step(view.id, choose=first_legal)
+    assert stepped is not None
+    view = await service.back(view.id, who)
+    assert seat not in view.book["away"] and view.book["timeouts"][seat] == 0
+
+
+async def test_end_a_table_host_or_admin_only(db):
+    service = TableService(db, rng=random.Random(9))
+    view = await started(service, ALICE, BOB)
+    with pytest.raises(UserError, match="Only the host"):
+        await service.cancel(view.id, BOB)
+    closed = await service.cancel(view.id, Person(7, "mod", is_admin=True))
+    assert closed.table.status == "closed"
+    assert (await service.open_in_channel(CHANNEL)) is None
+    async with db.sessions() as session:
+        assert await balance_total(session, guild_id=GUILD) == 0
