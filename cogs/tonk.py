@@ -42,7 +42,7 @@ def person_of(interaction: discord.Interaction) -> Person:
     return Person(user_id=user.id, name=user.display_name, is_admin=bool(perms and perms.manage_guild))
 
 
-class TonkCog(commands.GroupCog, group_name="tonk", group_description="Play Tonk, the knock-rummy"):
+class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_description="Play Tonk, the knock-rummy"):
     def __init__(self, bot: "TonkBot"):
         self.bot = bot
         self.service = bot.service
@@ -172,8 +172,8 @@ class TonkCog(commands.GroupCog, group_name="tonk", group_description="Play Tonk
 
     @app_commands.command(name="settings", description="Server defaults for new tables (Manage Server)")
     @app_commands.guild_only()
-    @app_commands.default_permissions(manage_guild=True)
-    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.checks.has_permissions(manage_guild=True)  # checked at run time: Discord ignores
+    # default_permissions on a subcommand, so the check here is what protects it
     @app_commands.describe(
         preset="Default house rules", stake="Default stake", scoring="Default scoring mode",
         turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
