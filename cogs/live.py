@@ -36,7 +36,9 @@ class LiveTables:
         self.service = bot.service
         self.settings = bot.settings
         self._last_edit: dict[int, float] = {}
-        self._edit_tasks: dict[int, asyncio.Task] = {}
+        self._shown_version: dict[int, int] = {}
+        self._dirty: set[int] = set()
+        self._sync_tasks: dict[int, asyncio.Task] = {}
         self._computer_tasks: dict[int, asyncio.Task] = {}
         self._timer_tasks: dict[int, tuple[str, asyncio.Task]] = {}
         self._idle_tasks: dict[int, asyncio.Task] = {}
@@ -50,68 +52,78 @@ class LiveTables:
         """React to a new state of a table: message edit, mention, computer turn, timer."""
         if edited_now:
             self._last_edit[view.id] = time.monotonic()
-        else:
-            self.request_edit(view.id)
+            self._shown_version[view.id] = view.table.version
+        self.request_sync(view.id)
         if view.table.status == "closed":
             self._cancel_all(view.id)
-            await self._clear_mention(view.id)
             return
         if view.table.status == "lobby":
             self._schedule_idle(view)
         if view.is_computer_turn():
             self._schedule_computer(view.id)
-        await self._mention_turn(view)
         await self._schedule_timer(view)
 
-    # ------------------------------------------------------------------ the table message
+    # ------------------------------------------------------------------ the table message and mentions
 
-    def request_edit(self, table_id: int) -> None:
-        task = self._edit_tasks.get(table_id)
-        if task is not None and not task.done():
-            return  # the pending edit will show the newest state
-        self._edit_tasks[table_id] = asyncio.create_task(self._edit_later(table_id), name=f"tonk-edit-{table_id}")
+    def request_sync(self, table_id: int) -> None:
+        """Bring the channel up to date with the table: one worker per table, newest state wins.
 
-    async def _edit_later(self, table_id: int) -> None:
-        wait = self._last_edit.get(table_id, 0.0) + self.settings.table_edit_interval - time.monotonic()
-        if wait > 0:
-            await asyncio.sleep(wait)
-        try:
-            view = await self.service.load(table_id)
-            if view.table.message_id is None:
+        A change that arrives while an edit is in flight marks the table dirty again, so the
+        worker goes round once more; changes that arrive while it waits fold into one edit.
+        """
+        self._dirty.add(table_id)
+        task = self._sync_tasks.get(table_id)
+        if task is None or task.done():
+            self._sync_tasks[table_id] = asyncio.create_task(self._sync(table_id), name=f"tonk-sync-{table_id}")
+
+    async def _sync(self, table_id: int) -> None:
+        while table_id in self._dirty and not self._closing:
+            wait = self._last_edit.get(table_id, 0.0) + self.settings.table_edit_interval - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._dirty.discard(table_id)
+            try:
+                view = await self.service.load(table_id)
+                await self._edit(view)
+                await self._mention_turn(view)
+            except asyncio.CancelledError:
+                raise
+            except UserError:
                 return
-            self._last_edit[table_id] = time.monotonic()
-            channel = self.bot.get_partial_messageable(view.table.channel_id)
-            message = channel.get_partial_message(view.table.message_id)
+            except Exception:
+                log.exception("table %s: could not update the channel", table_id)
+
+    async def _edit(self, view: TableView) -> None:
+        if view.table.message_id is None or self._shown_version.get(view.id) == view.table.version:
+            return
+        self._last_edit[view.id] = time.monotonic()
+        self._shown_version[view.id] = view.table.version
+        channel = self.bot.get_partial_messageable(view.table.channel_id)
+        message = channel.get_partial_message(view.table.message_id)
+        try:
             await message.edit(**render.table_message(view))
         except discord.NotFound:
-            log.warning("table %s: its message is gone", table_id)
-        except Exception:
-            log.exception("table %s: could not edit the table message", table_id)
-
-    # ------------------------------------------------------------------ turn mentions
+            log.warning("table %s: its message is gone", view.id)
 
     async def _mention_turn(self, view: TableView) -> None:
+        """One short mention when a person's turn begins; the previous one is removed."""
         key = view.turn_key()
         game = view.game
         if key is None or game is None or view.is_computer_turn():
-            if key is None or view.table.status != "playing":
+            if key is None:
                 await self._clear_mention(view.id)
             return
         if self._mentioned.get(view.id) == key:
             return
-        # a new turn of a person: one short mention; the previous one is removed
         self._mentioned[view.id] = key
         await self._clear_mention(view.id)
         user_id = view.seats[game.turn]["user_id"]
         channel = self.bot.get_partial_messageable(view.table.channel_id)
-        try:
-            message = await channel.send(
-                f"<@{user_id}>, your turn at the Tonk table (press **My hand**).",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-            )
-            self._mention_messages[view.id] = channel.get_partial_message(message.id)
-        except Exception:
-            log.exception("table %s: could not mention the player to act", view.id)
+        message = await channel.send(
+            f"<@{user_id}>, your turn at the Tonk table (press **My hand**).",
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
+        )
+        self._mention_messages[view.id] = channel.get_partial_message(message.id)
 
     async def _clear_mention(self, table_id: int) -> None:
         message = self._mention_messages.pop(table_id, None)
@@ -137,8 +149,7 @@ class LiveTables:
                 view = await self.service.computer_step(table_id, choose=computer_choice)
                 if view is None:
                     return
-                self.request_edit(table_id)
-                await self._mention_turn(view)
+                self.request_sync(table_id)
                 await self._schedule_timer(view)
                 if not view.is_computer_turn():
                     return
@@ -242,7 +253,6 @@ class LiveTables:
     async def resume_all(self) -> None:
         """After a start or restart: every open table gets its edits, timers and computers back."""
         for view in await self.service.recover():
-            self._last_edit[view.id] = 0.0
             await self.changed(view)
 
     def _cancel_all(self, table_id: int) -> None:
@@ -256,7 +266,7 @@ class LiveTables:
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [t for t in self._edit_tasks.values() if not t.done()]
+        tasks = [t for t in self._sync_tasks.values() if not t.done()]
         if tasks:
             await asyncio.wait(tasks, timeout=5)
         for table_id in list(self._computer_tasks) + list(self._idle_tasks) + list(self._timer_tasks):

@@ -1,0 +1,112 @@
+"""Driving the real bot through the fake Discord the way players do: clicks and menus."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fakediscord import FakeDiscord
+
+VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
+
+
+def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {
+        "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/tonk.db",
+        "TONK_ENV_FILE": str(tmp_path / "no.env"),
+        "TONK_COMPUTER_DELAY": "0.05",
+        "TONK_TABLE_EDIT_INTERVAL": "0.5",
+        "LOG_LEVEL": "INFO",
+    }
+    env.update(extra)
+    return env
+
+
+def card_value(label: str) -> int:
+    rank = label[:-1]
+    return VALUES.get(rank) or int(rank)
+
+
+def button(message, prefix: str):
+    for b in message.buttons:
+        if b.label and b.label.startswith(prefix):
+            return b
+    return None
+
+
+def menu(message, verb: str):
+    for s in message.selects:
+        if f":{verb}-menu" in s.custom_id:
+            return s
+    return None
+
+
+def turn_name(table_message) -> str | None:
+    embed = table_message.embeds[0] if table_message.embeds else {}
+    match = re.search(r"\*\*(.+?)\*\* to play", embed.get("description") or "")
+    return match.group(1) if match else None
+
+
+def seat_counts(table_message) -> dict[str, int]:
+    """{name: cards held} from the table embed's Seats field."""
+    embed = table_message.embeds[0]
+    field = next(f for f in embed["fields"] if f["name"] == "Seats")
+    out = {}
+    for line in field["value"].splitlines():
+        m = re.search(r"\*\*(.+?)\*\* · (\d+) cards", line)
+        if m:
+            out[m.group(1)] = int(m.group(2))
+    return out
+
+
+def showdown_payments(table_message) -> dict[str, int]:
+    embed = table_message.embeds[0]
+    out = {}
+    for f in embed["fields"]:
+        m = re.match(r"(.+?): count \d+$", f["name"])
+        if m:
+            pay = re.search(r"([+-]?\d+) points", f["value"])
+            out[m.group(1)] = int(pay.group(1)) if pay else 0
+    return out
+
+
+async def ack(sent, *, expect: int | None = None) -> int:
+    kind = await sent.ack()
+    if expect is not None:
+        assert kind == expect, (kind, sent)
+    return kind
+
+
+async def open_hand(fake: FakeDiscord, user: str, table_message):
+    sent = await fake.click(user, table_message.button("My hand"))
+    await ack(sent)
+    return await sent.original()
+
+
+async def reply_text(sent) -> str:
+    """The text of an interaction's reply (ephemeral refusals included)."""
+    await sent.ack()
+    message = await sent.original()
+    return message.text
+
+
+async def play_simple_turn(fake: FakeDiscord, user: str, table_message, *, drop: bool = False):
+    """Open the hand; drop, or draw, lay the first spread offered, and discard the highest card."""
+    hand = await open_hand(fake, user, table_message)
+    assert "Your turn" in hand.text, hand.text
+    if drop and button(hand, "Drop"):
+        await ack(await fake.click(user, button(hand, "Drop")))
+        return hand
+    await ack(await fake.click(user, button(hand, "Draw")))
+    await fake.wait_for(lambda: "then discard" in hand.text or "over" in hand.text, what="the draw")
+    spread = menu(hand, "spread")
+    if spread is not None:
+        await ack(await fake.select(user, spread, values=[spread.options[0].value]))
+        if "over" in hand.text:
+            return hand
+    discard = menu(hand, "discard")
+    if discard is None:
+        return hand
+    highest = max(discard.options, key=lambda o: card_value(o.label))
+    await ack(await fake.select(user, discard, values=[highest.value]))
+    return hand

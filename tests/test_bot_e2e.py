@@ -1,0 +1,162 @@
+"""The real bot, started as `python -m bot`, played through the fake Discord by buttons."""
+
+import asyncio
+import json
+import re
+
+import pytest
+
+from e2e_helpers import (ack, bot_env, button, menu, open_hand, play_simple_turn, reply_text, seat_counts,
+                         showdown_payments, turn_name)
+
+PLAYERS = ["alice", "bob", "carol"]
+
+
+async def start_bot(bot_process, tmp_path, **extra):
+    process = bot_process(env=bot_env(tmp_path, **extra))
+    await process.start()
+    await process.fake.wait_for_commands("tonk")
+    return process
+
+
+async def open_table(fake, host="alice", joiners=("bob", "carol"), **options):
+    sent = await fake.slash(host, "tonk", "tonk new", **options)
+    await ack(sent)
+    table = await sent.original()
+    assert "waiting for players" in table.text
+    for name in joiners:
+        await ack(await fake.click(name, table.button("Join")))
+    await fake.wait_for(lambda: all(f"<@{fake.user(n).id}>" in table.text for n in joiners), what="joins")
+    return table
+
+
+async def start_table(fake, table, host="alice"):
+    await ack(await fake.click(host, table.button("Start")))
+    await fake.wait_for(lambda: "Tonk · hand" in table.text, what="the deal")
+
+
+async def play_hand(fake, table, players, *, drop_after: int = 2):
+    """Everyone plays simple turns; after `drop_after` rounds the player to act drops."""
+    turns = 0
+    while "Next hand" not in [b.label for b in table.buttons]:
+        name = await fake.wait_for(lambda: turn_name(table) or ("Next hand" in [b.label for b in table.buttons] and "-"),
+                                   what="whose turn")
+        if name == "-":
+            break
+        user = next(p for p in players if p.capitalize() == name)
+        before = turns
+        await play_simple_turn(fake, user, table, drop=turns >= drop_after * len(players))
+        turns += 1
+        await fake.wait_for(lambda: turn_name(table) != name or "Next hand" in [b.label for b in table.buttons],
+                            timeout=10, what=f"the table after {name}'s turn {before}")
+    return showdown_payments(table)
+
+
+async def test_a_full_three_player_game_from_new_to_ledger(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, stake=2, preset="standard")
+    assert "Tonk on the deal" in table.text  # the lobby shows the house rules in force
+    # a stranger cannot start it, and only the host can
+    assert "Only the host" in await reply_text(await fake.click("dave", table.button("Start")))
+    assert "Only the host" in await reply_text(await fake.click("bob", table.button("Start")))
+    await start_table(fake, table)
+    totals = {p: 0 for p in PLAYERS}
+    for hand_number in (1, 2):
+        assert f"hand {hand_number}" in table.text
+        counts = seat_counts(table)
+        assert set(counts) == {p.capitalize() for p in PLAYERS}
+        # nobody but the players may look at a hand
+        assert "not seated" in await reply_text(await fake.click("dave", table.button("My hand")))
+        payments = await play_hand(fake, table, PLAYERS)
+        assert sum(payments.values()) == 0 and set(payments) == {p.capitalize() for p in PLAYERS}
+        assert any(v != 0 for v in payments.values()) or "nobody pays" in table.text.lower() or "Void" in table.text
+        for p, v in payments.items():
+            totals[p.lower()] += v
+        # the showdown shows every hand
+        assert all(f"{p.capitalize()}: count" in table.text for p in PLAYERS)
+        if hand_number == 1:
+            assert "Only seated players" in await reply_text(await fake.click("dave", table.button("Next hand")))
+            await ack(await fake.click("bob", table.button("Next hand")))
+            await fake.wait_for(lambda: "hand 2" in table.text, what="the second deal")
+    sent = await fake.slash("carol", "tonk", "tonk ledger")
+    await ack(sent)
+    ledger = (await sent.original()).text
+    for p in PLAYERS:
+        sign = f"+{totals[p]}" if totals[p] > 0 else str(totals[p])
+        assert re.search(rf"{p.capitalize()}: {re.escape(sign)} · 2 hands", ledger), (p, totals, ledger)
+
+
+async def test_cards_stay_private_and_illegal_plays_are_not_offered(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake)
+    await start_table(fake, table)
+    if "Next hand" in [b.label for b in table.buttons]:
+        pytest.skip("a tonk on the deal ended the hand")
+    name = turn_name(table).lower()
+    other = next(p for p in PLAYERS if p != name)
+    mine = await open_hand(fake, name, table)
+    theirs = await open_hand(fake, other, table)
+    assert mine.ephemeral and theirs.ephemeral
+    # each sees only their own hand message; the channel shows no cards of anyone's hand
+    assert mine not in fake.visible(other) and theirs not in fake.visible(name)
+    assert mine not in fake.visible("dave")
+    cards_line = mine.embeds[0]["description"].splitlines()[0].lstrip("# ")
+    public = " ".join(f["value"] for f in table.embeds[0]["fields"] if f["name"] != "Last plays")
+    public += " ".join(m.text for m in fake.visible("dave") if m is not table)
+    assert len(cards_line.split()) == 5
+    for card in cards_line.split():
+        assert card not in public, card
+    # the player not to act is offered no play at all
+    assert button(theirs, "Draw") is None and menu(theirs, "discard") is None and "Not your turn" in theirs.text
+    # discard before drawing is not offered either
+    assert menu(mine, "discard") is None and button(mine, "Draw") is not None
+
+
+async def test_double_clicks_and_old_messages_apply_nothing_twice(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    if "Next hand" in [b.label for b in table.buttons]:
+        pytest.skip("a tonk on the deal ended the hand")
+    name = turn_name(table).lower()
+    old = await open_hand(fake, name, table)
+    new = await open_hand(fake, name, table)
+    stock_before = int(re.search(r"(\d+) cards", new.embeds[0]["fields"][1]["value"]).group(1))
+    first, second = await asyncio.gather(fake.click(name, button(new, "Draw")), fake.click(name, button(new, "Draw")))
+    await first.ack()
+    await second.ack()
+    await fake.wait_for(lambda: "then discard" in new.text, what="the draw")
+    # a click on the older message shows the hand as it is now instead of drawing again
+    await ack(await fake.click(name, button(old, "Draw")))
+    await fake.wait_for(lambda: "out of date" in old.text or "Someone else" in old.text, what="stale notice")
+    assert button(old, "Draw") is None and menu(old, "discard") is not None
+    hand = await open_hand(fake, name, table)
+    assert len(hand.embeds[0]["description"].splitlines()[0].lstrip("# ").split()) == 6  # one card drawn, once
+    stock_after = int(re.search(r"(\d+) cards", hand.embeds[0]["fields"][1]["value"]).group(1))
+    assert stock_after == stock_before - 1
+
+
+async def test_restart_mid_hand_loses_nothing(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    process = await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    if "Next hand" in [b.label for b in table.buttons]:
+        pytest.skip("a tonk on the deal ended the hand")
+    name = turn_name(table).lower()
+    hand = await open_hand(fake, name, table)
+    await ack(await fake.click(name, button(hand, "Draw")))
+    await fake.wait_for(lambda: "then discard" in hand.text, what="the draw")
+    cards = hand.embeds[0]["description"].splitlines()[0]
+    await process.stop()
+    await process.start()
+    # the table message's buttons work again and the hand goes on where it was
+    again = await open_hand(fake, name, table)
+    assert again.embeds[0]["description"].splitlines()[0] == cards
+    discard = menu(again, "discard")
+    assert discard is not None and button(again, "Draw") is None
+    await ack(await fake.select(name, discard, values=[discard.options[0].value]))
+    await fake.wait_for(lambda: turn_name(table) not in (None, name.capitalize()), timeout=10, what="the turn to pass")
