@@ -160,3 +160,58 @@ async def test_restart_mid_hand_loses_nothing(fake_discord, bot_process, tmp_pat
     assert discard is not None and button(again, "Draw") is None
     await ack(await fake.select(name, discard, values=[discard.options[0].value]))
     await fake.wait_for(lambda: turn_name(table) not in (None, name.capitalize()), timeout=10, what="the turn to pass")
+
+
+async def test_a_game_with_computer_players(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    sent = await fake.slash("alice", "tonk", "tonk new", computers=2, level="normal")
+    await ack(sent)
+    table = await sent.original()
+    assert "Goblin (normal)" in table.text and "One-Eye (normal)" in table.text
+    await start_table(fake, table)
+    for hand_number in (1, 2, 3):
+        turns = 0
+        while "Next hand" not in [b.label for b in table.buttons]:
+            name = await fake.wait_for(
+                lambda: "Next hand" in [b.label for b in table.buttons] and "-" or
+                (turn_name(table) == "Alice" and "Alice"), timeout=15, what="alice's turn or the end")
+            if name == "-":
+                break
+            before = table.text
+            await play_simple_turn(fake, "alice", table, drop=turns >= 3)
+            turns += 1
+            # the computers may play so fast that it is Alice's turn again by the next edit
+            await fake.wait_for(lambda: table.text != before, timeout=10, what="alice's play to show")
+        payments = showdown_payments(table)
+        assert sum(payments.values()) == 0 and set(payments) == {"Alice", "Goblin (normal)", "One-Eye (normal)"}
+        if hand_number < 3:
+            await ack(await fake.click("alice", table.button("Next hand")))
+            await fake.wait_for(lambda: f"hand {hand_number + 1}" in table.text, what="the next deal")
+    # computers are ledgered under their own names like anyone else
+    sent = await fake.slash("bob", "tonk", "tonk ledger")
+    await ack(sent)
+    ledger = (await sent.original()).text
+    assert "Goblin (normal)" in ledger and "One-Eye (normal)" in ledger and "3 hands" in ledger
+    assert not fake.rate_limit_hits
+
+
+async def test_after_a_restart_timers_and_computer_players_carry_on(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    process = await start_bot(bot_process, tmp_path)
+    sent = await fake.slash("admin", "tonk", "tonk settings", turn_timer=4)
+    await ack(sent)
+    sent = await fake.slash("alice", "tonk", "tonk new", computers=1, level="easy")
+    await ack(sent)
+    table = await sent.original()
+    await start_table(fake, table)
+    if "Next hand" in [b.label for b in table.buttons]:
+        pytest.skip("a tonk on the deal ended the hand")
+    await fake.wait_for(lambda: turn_name(table) == "Alice", timeout=10, what="alice's turn")
+    await process.stop()
+    await process.start()
+    # nobody clicks: the restarted bot's timer plays Alice's turn, then the computer plays on
+    await fake.wait_for(lambda: "Alice drew from the stock" in table.text, timeout=15, what="the timer after restart")
+    await fake.wait_for(lambda: "Goblin (easy)" in (table.embeds[0]["fields"][-1]["value"]
+                                                    .split("Alice discarded")[-1]),
+                        timeout=15, what="the computer to play after alice's time-out")
