@@ -31,7 +31,9 @@ async def open_table(fake, host="alice", joiners=("bob", "carol"), **options):
 
 
 async def start_table(fake, table, host="alice"):
-    await ack(await fake.click(host, table.button("Start")))
+    sent = await fake.click(host, table.button("Start"))
+    if await sent.ack() != 7:  # not an update of the table message: show what the bot said instead
+        raise AssertionError(f"Start was answered with: {(await sent.original()).text}")
     await fake.wait_for(lambda: "Tonk · hand" in table.text, what="the deal")
 
 
