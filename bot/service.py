@@ -19,7 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import (DRAW, DROP, TAKE, Action, Card, Discard, Game, Hit, Rules, RulesError, Spread,
+from engine import (DRAW, Action, Card, Discard, Game, Hit, Rules, RulesError, Spread, action_from_record,
                     cut_for_dealer, next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 
@@ -520,21 +520,16 @@ def action_arg(action: Action) -> str | None:
 
 
 def parse_action(verb: str, arg: str | None) -> Action:
-    """A click's verb and argument (card codes) as an engine action."""
+    """A click's verb and argument (card codes) as an engine action, via the record form."""
+    entry: dict[str, Any] = {"do": verb}
+    if verb == "spread" and arg:
+        entry["cards"] = arg.split(".")
+    elif verb == "hit" and arg and "@" in arg:
+        card, spread = arg.split("@", 1)
+        entry.update(card=card, spread=int(spread) if spread.isdigit() else spread)
+    elif verb == "discard" and arg:
+        entry["card"] = arg
     try:
-        if verb == "draw":
-            return DRAW
-        if verb == "take":
-            return TAKE
-        if verb == "drop":
-            return DROP
-        if verb == "discard" and arg:
-            return Discard(Card.parse(arg))
-        if verb == "spread" and arg:
-            return Spread(tuple(Card.parse(c) for c in arg.split(".")))
-        if verb == "hit" and arg and "@" in arg:
-            card, spread = arg.split("@", 1)
-            return Hit(Card.parse(card), int(spread))
+        return action_from_record(entry)
     except ValueError:
-        pass
-    raise UserError("That choice is not a play I know.")
+        raise UserError("That choice is not a play I know.") from None

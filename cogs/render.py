@@ -11,7 +11,7 @@ from typing import Any
 import discord
 
 from bot.service import TableView, action_arg
-from engine import Action, Card, Discard, Game, Hit, Rules, Spread, sorted_hand
+from engine import Discard, Hit, Rules, Spread, sorted_hand
 from engine.view import PublicEvent
 
 from cogs.components import button, menu, view_of
@@ -166,9 +166,7 @@ def table_message(view: TableView) -> dict[str, Any]:
     top = game.discard_top
     embed.add_field(name="Discard", value=top.label if top else "empty", inline=True)
     embed.add_field(name="Stock", value=f"{len(game.stock)} cards", inline=True)
-    if game.spreads:
-        spreads = [f"{n + 1}. {seat_name(view, s.owner)}: {cards_text(s.cards)}" for n, s in enumerate(game.spreads)]
-        embed.add_field(name="Spreads", value=_fit_lines(spreads), inline=False)
+    add_spreads_field(embed, view)
     plays = [describe_event(view, e) for e in public.history[-LAST_PLAYS:]]
     if view.book.get("cuts") and view.table.hand_number == 1 and len(plays) < LAST_PLAYS:
         plays.insert(0, view.book["cuts"])
@@ -186,6 +184,14 @@ def table_message(view: TableView) -> dict[str, Any]:
     if away:
         items.append(button(t, "back", "I'm back", row=0))
     return {"content": None, "embed": embed, "view": view_of(*items)}
+
+
+def add_spreads_field(embed: discord.Embed, view: TableView) -> None:
+    """Every spread on the table, numbered as hits name them, with its owner."""
+    game = view.game
+    if game is not None and game.spreads:
+        spreads = [f"{n + 1}. {seat_name(view, s.owner)}: {cards_text(s.cards)}" for n, s in enumerate(game.spreads)]
+        embed.add_field(name="Spreads", value=_fit_lines(spreads), inline=False)
 
 
 def _fit_lines(lines: list[str], limit: int = 1024) -> str:
@@ -241,9 +247,7 @@ def hand_message(view: TableView, seat: int, note: str | None = None) -> dict[st
     top = game.discard_top
     embed.add_field(name="Discard", value=top.label if top else "empty", inline=True)
     embed.add_field(name="Stock", value=f"{len(game.stock)} cards", inline=True)
-    if game.spreads:
-        spreads = [f"{n + 1}. {seat_name(view, s.owner)}: {cards_text(s.cards)}" for n, s in enumerate(game.spreads)]
-        embed.add_field(name="Spreads", value=_fit_lines(spreads), inline=False)
+    add_spreads_field(embed, view)
     legal = game.legal_actions(seat) if view.table.status == "playing" else []
     away = seat in view.book.get("away", [])
     if game.over:

@@ -10,17 +10,17 @@ from __future__ import annotations
 import io
 import json
 import logging
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import StaleView, UserError
-from bot.service import LEVELS, Person, TableView
+from bot.service import LEVELS, Person
 from bot.store import (PlayerRef, current_season, get_guild_settings, hand_record, player_standing, recent_hands,
                        standings, start_new_season, update_guild_settings)
-from engine import PRESET_NAMES, Rules, RulesError, TonkError
+from engine import PRESET_NAMES, Rules
 
 from cogs import render
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from e2e_helpers import ack, bot_env, button, menu, open_hand, play_simple_turn, reply_text, turn_name
+from e2e_helpers import ack, bot_env, menu, play_simple_turn, reply_text, turn_name
 from test_bot_e2e import open_table, start_bot, start_table
 
 

@@ -1,7 +1,6 @@
 """The real bot, started as `python -m bot`, played through the fake Discord by buttons."""
 
 import asyncio
-import json
 import re
 
 import pytest

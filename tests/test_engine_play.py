@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine import (DRAW, DROP, TAKE, Discard, Draw, Game, Hit, IllegalAction, NotYourTurn, Rules, Spread,
+from engine import (DRAW, DROP, TAKE, Discard, Game, Hit, IllegalAction, NotYourTurn, Rules, Spread,
                     stacked_deck)
 from engine_helpers import C, cards, deal, rules_of, snapshot
 

@@ -3,7 +3,6 @@
 These run without Discord; the end-to-end tests drive the same paths through buttons.
 """
 
-import json
 import random
 
 import pytest
