@@ -141,7 +141,7 @@ def table_message(view: TableView) -> dict[str, Any]:
         if seat["kind"] == "computer":
             bits.append("computer")
         score = pushups[i] if view.table.scoring_mode == "pushups" else (totals[i] if i < len(totals) else 0)
-        score_text = f"{score} push-ups" if view.table.scoring_mode == "pushups" else signed(score)
+        score_text = f"{score} push-ups" if view.table.scoring_mode == "pushups" else f"{signed(score)} pts"
         lines.append(f"{marker}**{seat['name']}** · {' · '.join(bits)} · {score_text}")
     if over:
         title = f"Tonk · hand {view.table.hand_number} · {OUTCOME_WORDS[game.outcome.kind]}"
