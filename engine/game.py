@@ -207,34 +207,8 @@ class Game:
         return actions
 
     def possible_spreads(self, hand) -> list[tuple[Card, ...]]:
-        """Every book and run that can be laid from `hand` (runs in order, books by suit)."""
-        found: list[tuple[Card, ...]] = []
-        by_rank: dict = {}
-        by_suit: dict = {}
-        for c in hand:
-            if c.joker:
-                continue
-            by_rank.setdefault(c.rank, []).append(c)
-            by_suit.setdefault(c.suit, []).append(c)
-        for cards in by_rank.values():
-            if len(cards) >= 3:
-                cards.sort(key=_suit_key)
-                for size in range(3, len(cards) + 1):
-                    found.extend(combinations(cards, size))
-        pos = self._pos
-        for cards in by_suit.values():
-            if len(cards) < 3:
-                continue
-            cards.sort(key=lambda c: pos[c.rank])
-            # split into maximal consecutive stretches, then take every sub-stretch of 3+
-            start = 0
-            for i in range(1, len(cards) + 1):
-                if i == len(cards) or pos[cards[i].rank] != pos[cards[i - 1].rank] + 1:
-                    for a in range(start, i - 2):
-                        for b in range(a + 3, i + 1):
-                            found.append(tuple(cards[a:b]))
-                    start = i
-        return found
+        """Every book and run that can be laid from `hand`."""
+        return spreads_in(hand, self._pos)
 
     def possible_hits(self, hand) -> list[tuple[Card, int]]:
         """(card, spread number) for every card in `hand` that fits a spread on the table."""
@@ -563,6 +537,40 @@ class Game:
         from .view import SeatView
 
         return SeatView.of(self, seat)
+
+
+def spreads_in(hand, positions: dict) -> list[tuple[Card, ...]]:
+    """Every book and run in `hand`: books in suit order, runs in sequence.
+
+    `positions` maps a rank to its place in a run (`run_positions(rules)`). Shared by the
+    legal-action generator and the computer players, so both see the same spreads.
+    """
+    found: list[tuple[Card, ...]] = []
+    by_rank: dict = {}
+    by_suit: dict = {}
+    for c in hand:
+        if c.joker:
+            continue
+        by_rank.setdefault(c.rank, []).append(c)
+        by_suit.setdefault(c.suit, []).append(c)
+    for cards in by_rank.values():
+        if len(cards) >= 3:
+            cards.sort(key=_suit_key)
+            for size in range(3, len(cards) + 1):
+                found.extend(combinations(cards, size))
+    for cards in by_suit.values():
+        if len(cards) < 3:
+            continue
+        cards.sort(key=lambda c: positions[c.rank])
+        # split into maximal consecutive stretches, then take every sub-stretch of 3+
+        start = 0
+        for i in range(1, len(cards) + 1):
+            if i == len(cards) or positions[cards[i].rank] != positions[cards[i - 1].rank] + 1:
+                for a in range(start, i - 2):
+                    for b in range(a + 3, i + 1):
+                        found.append(tuple(cards[a:b]))
+                start = i
+    return found
 
 
 def _suit_key(card: Card) -> str:

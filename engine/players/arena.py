@@ -1,0 +1,260 @@
+"""The arena: computer players against each other, with honest statistics.
+
+Hand `i` is dealt from its own `random.Random` (seeded from the arena seed and `i`), the
+deal rotates every hand, and the seats the levels sit in rotate and reflect every round
+of deals, so neither seat position nor deal order favours a level. Every player gets
+its own seed from the arena seed, the hand and its slot, so results are identical for
+a seed whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from ..game import Game
+from ..rules import Rules
+from . import make_player
+
+MAX_ACTIONS = 5_000
+
+
+def arrangements(players: int) -> list[tuple[int, ...]]:
+    """Rotations and reflections of the slots around the table (every order for 3)."""
+    out: list[tuple[int, ...]] = []
+    for reflect in (False, True):
+        for shift in range(players):
+            seats = tuple((shift + (-s if reflect else s)) % players for s in range(players))
+            if seats not in out:
+                out.append(seats)
+    return out
+
+
+def hand_setup(seed: int, index: int, players: int) -> tuple[int, tuple[int, ...]]:
+    """(dealer, slot sitting in each seat) for hand `index`."""
+    orders = arrangements(players)
+    return index % players, orders[(index // players) % len(orders)]
+
+
+@dataclass(slots=True)
+class HandResult:
+    payments: tuple[float, ...]  # per slot, in stakes
+    pushups: tuple[int, ...]  # per slot
+    kind: str
+    actions: int
+
+
+def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int = 1,
+              times: dict | None = None) -> HandResult:
+    """Play hand `index` of an arena; `levels[slot]` is the level in each slot."""
+    players = len(levels)
+    dealer, slot_of_seat = hand_setup(seed, index, players)
+    rng = random.Random(f"tonk-arena|{seed}|{index}")
+    game = Game.deal(rules, [levels[slot_of_seat[s]] for s in range(players)], dealer, rng=rng, stake=stake)
+    bots = [make_player(levels[slot_of_seat[s]], seed=(seed * 1_000_003 + index) * 8 + slot_of_seat[s])
+            for s in range(players)]
+    steps = 0
+    clock = time.perf_counter
+    while game.outcome is None:
+        seat = game.turn
+        view = game.view(seat)
+        started = clock()
+        action = bots[seat].choose(view)
+        elapsed = clock() - started
+        if times is not None:
+            times.setdefault(levels[slot_of_seat[seat]], []).append(elapsed * 1000.0)
+        game.apply(seat, action)
+        steps += 1
+        if steps > MAX_ACTIONS:
+            raise RuntimeError(f"arena hand {index} did not end")
+    out = game.outcome
+    payments = [0.0] * players
+    pushups = [0] * players
+    for s in range(players):
+        payments[slot_of_seat[s]] = out.payments[s] / stake
+        pushups[slot_of_seat[s]] = out.pushups[s]
+    fallbacks = sum(b.fallbacks for b in bots)
+    if fallbacks:
+        raise RuntimeError(f"arena hand {index}: a player chose an illegal action {fallbacks} time(s)")
+    return HandResult(tuple(payments), tuple(pushups), out.kind, steps)
+
+
+def _run_chunk(args) -> tuple[list[HandResult], dict]:
+    rules_dict, levels, seed, start, stop, stake = args
+    rules = Rules.from_dict(rules_dict)
+    times: dict = {}
+    results = [play_hand(rules, levels, seed, i, stake, times) for i in range(start, stop)]
+    return results, times
+
+
+@dataclass
+class ArenaResult:
+    rules: Rules
+    levels: list[str]
+    seed: int
+    hands: list[HandResult]
+    times: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    workers: int = 1
+
+
+def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers: int = 1,
+              stake: int = 1) -> ArenaResult:
+    """Play `hands` hands; split into contiguous chunks over `workers` processes."""
+    started = time.perf_counter()
+    rules_dict = rules.to_dict()
+    workers = max(1, min(workers, hands or 1))
+    chunks = max(workers * 4, 1) if workers > 1 else 1
+    bounds = [hands * k // chunks for k in range(chunks + 1)]
+    jobs = [(rules_dict, list(levels), seed, bounds[k], bounds[k + 1], stake) for k in range(chunks)
+            if bounds[k] < bounds[k + 1]]
+    if workers > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn" if _no_fork() else "fork").Pool(workers) as pool:
+            parts = pool.map(_run_chunk, jobs)
+    else:
+        parts = [_run_chunk(job) for job in jobs]
+    results: list[HandResult] = []
+    times: dict = {}
+    for part, part_times in parts:
+        results.extend(part)
+        for level, values in part_times.items():
+            times.setdefault(level, []).extend(values)
+    return ArenaResult(rules, list(levels), seed, results, times, time.perf_counter() - started, workers)
+
+
+def _no_fork() -> bool:
+    import multiprocessing
+
+    return "fork" not in multiprocessing.get_all_start_methods()
+
+
+# ---------------------------------------------------------------------- statistics
+
+
+def mean_ci(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95% interval (1.96 sd / sqrt n)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(values) / n
+    if n < 2:
+        return mean, float("inf")
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))
+    return ordered[k]
+
+
+def slot_labels(levels: list[str]) -> list[str]:
+    labels = []
+    for i, level in enumerate(levels):
+        if levels.count(level) > 1:
+            labels.append(f"{level}#{levels[:i + 1].count(level)}")
+        else:
+            labels.append(level)
+    return labels
+
+
+def level_series(result: ArenaResult, attr: str = "payments") -> dict[str, list[float]]:
+    """Per hand, the mean figure of each level's slots."""
+    distinct = list(dict.fromkeys(result.levels))
+    series: dict[str, list[float]] = {lv: [] for lv in distinct}
+    slots = {lv: [i for i, x in enumerate(result.levels) if x == lv] for lv in distinct}
+    for hand in result.hands:
+        values = getattr(hand, attr)
+        for lv in distinct:
+            series[lv].append(sum(values[i] for i in slots[lv]) / len(slots[lv]))
+    return series
+
+
+def report(result: ArenaResult, command: str | None = None) -> str:
+    """The arena's tables as Markdown-friendly text."""
+    rules = result.rules
+    n = len(result.hands)
+    lines = []
+    if command:
+        lines.append(f"command: {command}")
+    lines.append(
+        f"{n} hands, {len(result.levels)} players ({', '.join(result.levels)}), preset "
+        f"{rules.closest_preset()}, seed {result.seed}, {result.workers} worker(s), {result.seconds:.1f} s"
+    )
+    kinds: dict[str, int] = {}
+    for hand in result.hands:
+        kinds[hand.kind] = kinds.get(hand.kind, 0) + 1
+    lines.append("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())))
+    lines.append("")
+    lines.append("Mean payment per hand (stakes), 95% interval:")
+    lines.append("")
+    lines.append("| seat (slot) | mean | 95% interval |")
+    lines.append("|---|---|---|")
+    labels = slot_labels(result.levels)
+    for i, label in enumerate(labels):
+        mean, half = mean_ci([h.payments[i] for h in result.hands])
+        lines.append(f"| {label} | {mean:+.4f} | ±{half:.4f} |")
+    series = level_series(result)
+    if len(series) < len(result.levels):
+        lines.append("")
+        lines.append("| level (mean of its slots) | mean | 95% interval |")
+        lines.append("|---|---|---|")
+        for level, values in series.items():
+            mean, half = mean_ci(values)
+            lines.append(f"| {level} | {mean:+.4f} | ±{half:.4f} |")
+    if len(series) > 1:
+        lines.append("")
+        lines.append("Paired difference per hand (A minus B, stakes), 95% interval:")
+        lines.append("")
+        lines.append("| A - B | mean | 95% interval | excludes 0 |")
+        lines.append("|---|---|---|---|")
+        for a, b in _ordered_pairs(list(series)):
+            diff = [x - y for x, y in zip(series[a], series[b])]
+            mean, half = mean_ci(diff)
+            lines.append(f"| {a} - {b} | {mean:+.4f} | [{mean - half:+.4f}, {mean + half:+.4f}] | "
+                         f"{'yes' if abs(mean) > half else 'no'} |")
+    if rules.scoring == "pushups":
+        pushups = level_series(result, "pushups")
+        lines.append("")
+        lines.append("Mean push-ups per hand (low is good), 95% interval:")
+        lines.append("")
+        lines.append("| level | mean | 95% interval |")
+        lines.append("|---|---|---|")
+        for level, values in pushups.items():
+            mean, half = mean_ci(values)
+            lines.append(f"| {level} | {mean:.3f} | ±{half:.3f} |")
+        if len(pushups) > 1:
+            lines.append("")
+            lines.append("| A - B (push-ups) | mean | 95% interval |")
+            lines.append("|---|---|---|")
+            for a, b in _ordered_pairs(list(pushups)):
+                diff = [x - y for x, y in zip(pushups[a], pushups[b])]
+                mean, half = mean_ci(diff)
+                lines.append(f"| {a} - {b} | {mean:+.3f} | [{mean - half:+.3f}, {mean + half:+.3f}] |")
+    lines.append("")
+    lines.append("Decision time per call of choose() (ms):")
+    lines.append("")
+    lines.append("| level | decisions | mean | p99 | max |")
+    lines.append("|---|---|---|---|---|")
+    for level in dict.fromkeys(result.levels):
+        values = result.times.get(level, [])
+        mean = sum(values) / len(values) if values else 0.0
+        lines.append(f"| {level} | {len(values)} | {mean:.3f} | {percentile(values, 99):.3f} | "
+                     f"{max(values) if values else 0.0:.2f} |")
+    return "\n".join(lines)
+
+
+LEVEL_ORDER = {"hard": 0, "normal": 1, "easy": 2}
+
+
+def _ordered_pairs(levels: list[str]) -> list[tuple[str, str]]:
+    ranked = sorted(levels, key=lambda lv: (LEVEL_ORDER.get(lv, 9), lv))
+    return list(combinations(ranked, 2))

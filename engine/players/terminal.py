@@ -1,0 +1,269 @@
+"""Play Tonk in a terminal against computer players (`python -m engine play`).
+
+Reads one line of input per choice, so a script can drive it; bad input gets a clear
+message and the question again; end of input ends the session cleanly.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import IO
+
+from ..actions import Discard, Draw, Drop, Hit, Spread, TakeDiscard
+from ..cards import count, sorted_hand
+from ..game import Game, cut_for_dealer, next_dealer
+from ..rules import Rules
+from ..view import SeatView
+from . import LEVELS, make_player
+
+HUMAN = "you"
+
+ENDINGS = {
+    "instant": "a tonk on the deal",
+    "void": "a void deal (two tonks on the deal): nobody pays",
+    "tonk_out": "a tonk out",
+    "run_out": "a run out",
+    "drop_won": "a drop that won",
+    "caught": "a caught drop",
+    "stock_out": "an empty stock: the lowest count wins",
+    "draw": "a draw: nobody pays",
+}
+
+
+class EndOfInput(Exception):
+    """Standard input ran out: leave quietly."""
+
+
+class Quit(Exception):
+    """The player typed q."""
+
+
+def cards_text(cards) -> str:
+    return " ".join(c.label for c in sorted_hand(cards)) or "(none)"
+
+
+def seat_names(seats: list[str]) -> list[str]:
+    names = []
+    for i, kind in enumerate(seats):
+        base = "You" if kind == HUMAN else kind.capitalize()
+        same = seats[: i + 1].count(kind)
+        names.append(base if seats.count(kind) == 1 or same == 1 else f"{base} {same}")
+    return names
+
+
+def spread_text(view: SeatView, number: int) -> str:
+    spread = view.spreads[number]
+    owner = view.players[spread.owner]
+    cards = " ".join(c.label for c in spread.cards)  # runs lie in order, books by suit
+    return f"[{number + 1}] {owner}'s {spread.kind}: {cards}"
+
+
+def action_text(view: SeatView, action) -> str:
+    """A menu line for one of the human's legal actions."""
+    if isinstance(action, Drop):
+        return f"Drop (show your hand: count {view.count})"
+    if isinstance(action, Draw):
+        if view.stock_size == 0:
+            return "Draw from the stock (it is empty: this ends the hand)"
+        return "Draw from the stock"
+    if isinstance(action, TakeDiscard):
+        return f"Take {view.discard_top.label} from the discard pile"
+    if isinstance(action, Spread):
+        return f"Spread {' '.join(c.label for c in action.cards)}"
+    if isinstance(action, Hit):
+        spread = view.spreads[action.spread]
+        return f"Hit {action.card.label} on spread {action.spread + 1} ({view.players[spread.owner]}'s {spread.kind})"
+    if isinstance(action, Discard):
+        return f"Discard {action.card.label}"
+    return str(action)
+
+
+def move_text(name: str, view_before: SeatView, action, *, you: bool = False) -> str:
+    """What the table sees a player do (in the second person for the human)."""
+    def verb(word: str) -> str:
+        return word if you else word + "s"
+
+    if isinstance(action, Drop):
+        return f"{name} {verb('drop')} with {len(view_before.hand)} card(s) in hand!"
+    if isinstance(action, Draw):
+        if view_before.stock_size == 0 and not (
+            view_before.rules.stock_out == "reshuffle" and view_before.discard_size > 1
+        ):
+            return f"{name} {verb('call')} for a card from the empty stock."
+        return f"{name} {verb('draw')} from the stock."
+    if isinstance(action, TakeDiscard):
+        return f"{name} {verb('take')} {view_before.discard_top.label} from the discard pile."
+    if isinstance(action, Spread):
+        return f"{name} {verb('spread')} {' '.join(c.label for c in action.cards)}."
+    if isinstance(action, Hit):
+        owner = view_before.players[view_before.spreads[action.spread].owner]
+        return f"{name} {verb('hit')} {action.card.label} on spread {action.spread + 1} ({owner}'s)."
+    if isinstance(action, Discard):
+        return f"{name} {verb('discard')} {action.card.label}."
+    return f"{name}: {action}"
+
+
+class TerminalGame:
+    """A session of hands at one table, humans at the keyboard and computer players."""
+
+    def __init__(self, rules: Rules, seats: list[str], *, stake: int = 1, seed: int | None = None,
+                 hands: int = 1, stdin: IO[str], stdout: IO[str]):
+        self.rules = rules
+        self.seats = seats
+        self.names = seat_names(seats)
+        self.stake = stake
+        self.hands = hands
+        self.rng = random.Random(seed)
+        self.stdin = stdin
+        self.out = stdout
+        self.echo = not (hasattr(stdin, "isatty") and stdin.isatty())  # show scripted answers
+        self.bots = {
+            i: make_player(kind, seed=None if seed is None else seed * 100 + i)
+            for i, kind in enumerate(seats) if kind != HUMAN
+        }
+        self.totals = [0] * len(seats)
+        self.pushups = [0] * len(seats)
+
+    def verb(self, seat: int, word: str) -> str:
+        return word if self.seats[seat] == HUMAN else word + "s"
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def ask(self, prompt: str) -> str:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.stdin.readline()
+        if line == "":
+            raise EndOfInput
+        if self.echo:
+            self.out.write(line if line.endswith("\n") else line + "\n")
+        return line.strip()
+
+    # ------------------------------------------------------------------ the session
+
+    def run(self) -> int:
+        try:
+            dealer = self.cut()
+            for number in range(1, self.hands + 1):
+                self.play_hand(number, dealer)
+                dealer = next_dealer(dealer, len(self.seats))
+        except EndOfInput:
+            self.say("")
+            self.say("End of input: leaving the table.")
+        except Quit:
+            self.say("You leave the table.")
+        except KeyboardInterrupt:
+            self.say("")
+            self.say("Interrupted: leaving the table.")
+        self.say_totals(final=True)
+        return 0
+
+    def cut(self) -> int:
+        dealer, rounds = cut_for_dealer(len(self.seats), self.rng)
+        for i, cuts in enumerate(rounds):
+            shown = ", ".join(f"{self.names[s]} {c.label}" for s, c in enumerate(cuts) if c is not None)
+            self.say(f"Cut for the deal{' again' if i else ''}: {shown}")
+        self.say(f"{self.names[dealer]} {self.verb(dealer, 'deal')} first.")
+        return dealer
+
+    def play_hand(self, number: int, dealer: int) -> None:
+        game = Game.deal(self.rules, self.names, dealer, rng=self.rng, stake=self.stake)
+        self.say("")
+        self.say(f"=== Hand {number} of {self.hands}: {self.names[dealer]} {self.verb(dealer, 'deal')} "
+                 f"({self.rules.closest_preset()}, stake {self.stake}) ===")
+        while game.outcome is None:
+            seat = game.turn
+            view = game.view(seat)
+            if self.seats[seat] == HUMAN:
+                action = self.human_turn(view)
+                game.apply(seat, action)
+                self.say(move_text(self.names[seat], view, action, you=True))
+                if isinstance(action, Draw) and game.outcome is None:
+                    drawn = [c for c in game.view(seat).hand if c not in view.hand]
+                    if drawn:
+                        self.say(f"You get {drawn[0].label}.")
+                continue
+            action = self.bots[seat].choose(view)
+            self.say(move_text(self.names[seat], view, action))
+            game.apply(seat, action)
+        self.showdown(game)
+
+    def human_turn(self, view: SeatView):
+        self.show_table(view)
+        legal = list(view.legal_actions)
+        lays = [a for a in legal if not isinstance(a, Discard)]
+        discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: a.card.sort_key)
+        legal = lays + discards
+        if view.phase == "start":
+            self.say(f"{self.names[view.seat]}, it is your turn.")
+        self.say("Your choices:")
+        for i, action in enumerate(legal, 1):
+            self.say(f"  {i}) {action_text(view, action)}")
+        while True:
+            answer = self.ask(f"Choose 1-{len(legal)} (q to quit): ")
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Quit
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            self.say(f"'{answer}' is not a choice: type a number from 1 to {len(legal)}, or q to quit.")
+
+    def show_table(self, view: SeatView) -> None:
+        self.say("")
+        self.say("Table:")
+        if view.spreads:
+            for i in range(len(view.spreads)):
+                self.say(f"  {spread_text(view, i)}")
+        else:
+            self.say("  No spreads yet.")
+        top = view.discard_top.label if view.discard_top else "(empty)"
+        self.say(f"  Discard pile: {top} on top ({view.discard_size} card(s))   Stock: {view.stock_size} card(s)")
+        others = []
+        for s, name in enumerate(view.players):
+            if s == view.seat:
+                continue
+            note = f"{name}: {view.hand_sizes[s]} card(s)"
+            if view.rules.waiting and view.waits[s]:
+                note += f", waiting {view.waits[s]}"
+            others.append(note)
+        self.say("  Others: " + " | ".join(others))
+        if view.rules.waiting and (view.waits[view.seat] or view.drop_blocked):
+            more = view.waits[view.seat]
+            if view.drop_blocked:
+                self.say(f"  You are waiting: no drop this turn{f' (then {more} more)' if more else ''}.")
+            else:
+                self.say(f"  You are waiting: no drop on your next {more} turn(s).")
+        self.say(f"Your hand: {cards_text(view.hand)}   count {count(view.hand)}")
+
+    def showdown(self, game: Game) -> None:
+        out = game.outcome
+        self.say("")
+        what = ENDINGS.get(out.kind, out.kind)
+        if out.dropper is not None:
+            what += f" by {self.names[out.dropper]}"
+        winners = ", ".join(self.names[s] for s in out.winners) or "nobody"
+        self.say(f"--- Showdown: {what}; winner(s): {winners} ---")
+        width = max(len(n) for n in self.names)
+        for s, name in enumerate(self.names):
+            self.say(f"  {name:<{width}}  {cards_text(game.hands[s]):<28} count {out.counts[s]:>2}   "
+                     f"payment {out.payments[s]:+d}   push-ups {out.pushups[s]}")
+            self.totals[s] += out.payments[s]
+            self.pushups[s] += out.pushups[s]
+        self.say("Payments: " + ", ".join(f"{n} {p:+d}" for n, p in zip(self.names, out.payments)))
+        self.say_totals()
+
+    def say_totals(self, final: bool = False) -> None:
+        label = "Final totals" if final else "Running totals"
+        self.say(f"{label}: " + ", ".join(f"{n} {t:+d}" for n, t in zip(self.names, self.totals))
+                 + "   (push-ups: " + ", ".join(f"{n} {p}" for n, p in zip(self.names, self.pushups)) + ")")
+
+
+def parse_seats(text: str) -> list[str]:
+    seats = [s.strip().lower() for s in text.split(",") if s.strip()]
+    for s in seats:
+        if s != HUMAN and s not in LEVELS:
+            raise ValueError(f"Unknown seat {s!r}: use 'you' or one of {', '.join(LEVELS)}.")
+    if not 2 <= len(seats) <= 6:
+        raise ValueError("Tonk is for 2 to 6 players.")
+    return seats
