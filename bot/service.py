@@ -153,7 +153,8 @@ class TableService:
             async with self.db.sessions() as session, write_transaction(session):
                 table = await save_table(session, table_id=view.id, expected_version=view.table.version, **changes)
                 if finished:
-                    await self._record_hand(session, view)
+                    # the hand id is in the bookkeeping being saved (a new deal writes a new one)
+                    await self._record_hand(session, view, changes["bookkeeping"]["hand_id"])
         except StaleTableError:
             self._games.pop(view.id, None)
             raise StaleView("Someone else acted first: look again at the table.") from None
@@ -166,7 +167,7 @@ class TableService:
             self._games.pop(view.id, None)
         return TableView(table, view.game, view.events)
 
-    async def _record_hand(self, session, view: TableView) -> None:
+    async def _record_hand(self, session, view: TableView, hand_id: str) -> None:
         game = view.game
         assert game is not None and game.outcome is not None
         result = game.outcome.result()
@@ -175,7 +176,7 @@ class TableService:
             session,
             guild_id=view.table.guild_id,
             table_id=view.id,
-            hand_id=view.book["hand_id"],
+            hand_id=hand_id,
             record=game.record(),
             result=result,
             players=[PlayerRef.from_seat(s) for s in view.seats],
@@ -497,7 +498,8 @@ class TableService:
         for view in views:
             if view.table.status == "between_hands" and view.game is not None and view.game.over:
                 async with self.lock(view.id), self.db.sessions() as session, write_transaction(session):
-                    await self._record_hand(session, view)  # exactly once: a retry changes nothing
+                    # exactly once: a retry of the same hand id changes nothing
+                    await self._record_hand(session, view, view.book["hand_id"])
         return views
 
 

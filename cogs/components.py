@@ -85,7 +85,14 @@ def menu(table_id: int, verb: str, placeholder: str, options: list[discord.Selec
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
+    """A view that only carries components: it is stopped before it is sent.
+
+    Clicks reach the bot through the registered dynamic items, not through a view kept in
+    memory, so discord.py need not keep one alive per message (for an ephemeral message it
+    would hold each for 15 minutes with a timer task: memory that grows with every click).
+    """
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
+    view.stop()
     return view

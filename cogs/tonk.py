@@ -76,10 +76,16 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
         )
-        response = await interaction.response.send_message(**render.lobby_message(view))
-        message_id = getattr(response, "message_id", None)
-        if message_id is None:
-            message_id = (await interaction.original_response()).id
+        try:
+            response = await interaction.response.send_message(**render.lobby_message(view))
+            message_id = getattr(response, "message_id", None)
+            if message_id is None:
+                message_id = (await interaction.original_response()).id
+        except Exception:
+            # no lobby message reached the channel: free the channel instead of leaving an
+            # invisible table behind
+            await self.service.cancel(view.id, Person(view.table.host_user_id, "the bot", is_admin=True))
+            raise
         view = await self.service.set_message(view.id, message_id)
         await self.live.changed(view, edited_now=True)
 
@@ -92,8 +98,10 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if view is None:
             raise UserError("There is no open table in this channel.")
         closed = await self.service.cancel(view.id, person_of(interaction))
-        await interaction.response.send_message(f"Table {view.id} closed.", ephemeral=True)
-        await self.live.changed(closed)
+        try:
+            await interaction.response.send_message(f"Table {view.id} closed.", ephemeral=True)
+        finally:
+            await self.live.changed(closed)
 
     # ------------------------------------------------------------------ /tonk rules
 
@@ -253,8 +261,10 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             view = await service.act(table_id, person, verb, arg, version)
             seat = view.seat_of(person.user_id)
             note = "Done." if not view.game or view.game.over else None
-            await interaction.response.edit_message(**render.hand_message(view, seat, note=note))  # type: ignore[arg-type]
-            await self.live.changed(view)
+            try:
+                await interaction.response.edit_message(**render.hand_message(view, seat, note=note))  # type: ignore[arg-type]
+            finally:
+                await self.live.changed(view)  # the play is saved: the table must show it even if this reply failed
             return
         if verb == "refresh":
             await self._show_hand(interaction, table_id, edit=True)
@@ -278,8 +288,12 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             view = await service.back(table_id, person)
         else:
             raise UserError("That button is not one I know.")
-        await interaction.response.edit_message(**render.table_message(view))
-        await self.live.changed(view, edited_now=True)
+        edited = False
+        try:
+            await interaction.response.edit_message(**render.table_message(view))
+            edited = True
+        finally:
+            await self.live.changed(view, edited_now=edited)
 
     async def _show_hand(self, interaction: discord.Interaction, table_id: int, *, note: str | None = None,
                          edit: bool) -> None:

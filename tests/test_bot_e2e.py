@@ -216,3 +216,22 @@ async def test_after_a_restart_timers_and_computer_players_carry_on(fake_discord
     await fake.wait_for(lambda: "Goblin (easy)" in (table.embeds[0]["fields"][-1]["value"]
                                                     .split("Alice discarded")[-1]),
                         timeout=15, what="the computer to play after alice's time-out")
+
+
+async def test_a_play_whose_reply_came_too_late_still_shows_on_the_table(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    if "Next hand" in [b.label for b in table.buttons]:
+        pytest.skip("a tonk on the deal ended the hand")
+    name = turn_name(table).lower()
+    hand = await open_hand(fake, name, table)
+    await asyncio.sleep(1.5)  # past the edit interval: no table update is pending any more
+    sent = await fake.click(name, button(hand, "Drop"))
+    fake.advance_time(3.5)  # Discord gives up on the interaction before the bot answers
+    await fake.wait_for(lambda: "Next hand" in [b.label for b in table.buttons], timeout=10,
+                        what="the showdown although the reply was refused")
+    assert "dropped" in table.text
+    assert sent.response_errors or not sent.acked
+    fake.take_violations()

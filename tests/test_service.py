@@ -184,3 +184,45 @@ async def test_end_a_table_host_or_admin_only(db):
     assert (await service.open_in_channel(CHANNEL)) is None
     async with db.sessions() as session:
         assert await balance_total(session, guild_id=GUILD) == 0
+
+
+def seed_where(instant_on_hands: tuple[bool, bool], players: int = 2) -> int:
+    """A seed for TableService's rng whose first two deals are (or are not) tonks on the deal."""
+    from engine import Game, Rules, cut_for_dealer, next_dealer
+    for seed in range(20000):
+        rng = random.Random(seed)
+        dealer, _ = cut_for_dealer(players, rng)
+        first = Game.deal(Rules(), players, dealer, rng=random.Random(rng.getrandbits(64)))
+        second = Game.deal(Rules(), players, next_dealer(dealer, players), rng=random.Random(rng.getrandbits(64)))
+        if (first.over, second.over) == instant_on_hands:
+            return seed
+    raise AssertionError("no such seed")
+
+
+async def test_a_tonk_on_the_first_deal_is_settled_and_ledgered(db):
+    service = TableService(db, rng=random.Random(seed_where((True, False))))
+    view = await started(service, ALICE, BOB)
+    assert view.table.status == "between_hands" and view.game.outcome.kind in ("instant", "void")
+    async with db.sessions() as session:
+        hands = await recent_hands(session, guild_id=GUILD, limit=5)
+        assert [h.hand_id for h in hands] == [f"{view.id}-1"]
+        assert await balance_total(session, guild_id=GUILD) == 0
+        rows = {r.display_name: r.balance for r in await standings(session, guild_id=GUILD, mode="stakes")}
+    assert [rows["alice"], rows["bob"]] == list(view.game.outcome.payments)
+
+
+async def test_a_tonk_on_a_later_deal_is_ledgered_under_its_own_hand_id(db):
+    service = TableService(db, rng=random.Random(seed_where((False, True))))
+    view = await started(service, ALICE, BOB)
+    who = [ALICE, BOB][view.game.turn]
+    view = await service.act(view.id, who, "drop")
+    first = view.game.outcome.payments
+    view = await service.next_hand(view.id, ALICE)
+    assert view.table.status == "between_hands" and view.table.hand_number == 2
+    second = view.game.outcome.payments
+    async with db.sessions() as session:
+        hands = await recent_hands(session, guild_id=GUILD, limit=5)
+        assert sorted(h.hand_id for h in hands) == [f"{view.id}-1", f"{view.id}-2"]
+        rows = {r.display_name: r.balance for r in await standings(session, guild_id=GUILD, mode="stakes")}
+    assert [rows["alice"], rows["bob"]] == [first[0] + second[0], first[1] + second[1]]
+    assert view.book["totals"] == [rows["alice"], rows["bob"]]
