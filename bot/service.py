@@ -109,19 +109,35 @@ class TableService:
         self._rng = rng or random.Random(secrets.randbits(64))
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._games: dict[int, tuple[int, Game]] = {}
+        self._latest: dict[int, LiveTable] = {}
+        """The newest saved row of each table. This process makes every write, so a click
+        needs no read; a save against a stale row is still refused by its version."""
 
     # ------------------------------------------------------------------ loading & saving
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks[table_id]
 
-    async def load(self, table_id: int) -> TableView:
-        async with self.db.sessions() as session:
-            try:
-                table = await get_table(session, table_id=table_id)
-            except TableNotFoundError:
-                raise UserError("This table no longer exists.") from None
+    async def _load(self, table_id: int) -> TableView:
+        table = self._latest.get(table_id)
+        if table is None:
+            async with self.db.sessions() as session:
+                try:
+                    table = await get_table(session, table_id=table_id)
+                except TableNotFoundError:
+                    raise UserError("This table no longer exists.") from None
+            self._latest[table_id] = table
         return TableView(table, self._game_of(table))
+
+    async def load(self, table_id: int) -> TableView:
+        """The table as last saved, for showing it: waits for a change in progress to finish,
+        so nobody is ever shown a play that is not saved yet."""
+        async with self.lock(table_id):
+            return await self._load(table_id)
+
+    def forget(self, table_id: int) -> None:
+        self._latest.pop(table_id, None)
+        self._games.pop(table_id, None)
 
     async def open_in_channel(self, channel_id: int) -> TableView | None:
         async with self.db.sessions() as session:
@@ -156,11 +172,12 @@ class TableService:
                     # the hand id is in the bookkeeping being saved (a new deal writes a new one)
                     await self._record_hand(session, view, changes["bookkeeping"]["hand_id"])
         except StaleTableError:
-            self._games.pop(view.id, None)
+            self.forget(view.id)
             raise StaleView("Someone else acted first: look again at the table.") from None
         except BaseException:
-            self._games.pop(view.id, None)
+            self.forget(view.id)
             raise
+        self._latest[view.id] = table
         if view.game is not None and changes.get("engine_state") is not None:
             self._games[view.id] = (table.version, view.game)
         elif changes.get("engine_state", "keep") is None:
@@ -236,7 +253,7 @@ class TableService:
 
     async def set_message(self, table_id: int, message_id: int) -> TableView:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             return await self._save(view, message_id=message_id)
 
     def _lobby(self, view: TableView) -> None:
@@ -250,7 +267,7 @@ class TableService:
 
     async def join(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             if view.table.status not in ("lobby", "between_hands"):
                 raise UserError("A hand is in play: join when it ends.")
             if view.seat_of(person.user_id) is not None:
@@ -265,7 +282,7 @@ class TableService:
 
     async def add_computer(self, table_id: int, person: Person, level: str) -> TableView:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             if view.table.status not in ("lobby", "between_hands"):
                 raise UserError("A hand is in play: add computer players when it ends.")
             if view.seat_of(person.user_id) is None:
@@ -283,7 +300,7 @@ class TableService:
 
     async def leave(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             seat = view.seat_of(person.user_id)
             if seat is None:
                 raise UserError("You are not seated at this table.")
@@ -318,7 +335,7 @@ class TableService:
 
     async def start(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             self._lobby(view)
             if person.user_id != view.table.host_user_id:
                 raise UserError("Only the host can start the table.")
@@ -358,7 +375,7 @@ class TableService:
 
     async def next_hand(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             if view.table.status != "between_hands":
                 raise UserError("The next hand can be dealt only when the last one is over.")
             if view.seat_of(person.user_id) is None:
@@ -371,7 +388,7 @@ class TableService:
     async def cancel(self, table_id: int, person: Person) -> TableView:
         """Cancel a lobby or end a table (host or Manage Server). An unfinished hand pays nothing."""
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             if person.user_id != view.table.host_user_id and not person.is_admin:
                 raise UserError("Only the host or a member with Manage Server can end this table.")
             reason = f"Ended by {person.name}."
@@ -381,7 +398,7 @@ class TableService:
 
     async def close_idle_lobby(self, table_id: int, idle_seconds: float) -> TableView | None:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             if view.table.status != "lobby":
                 return None
             if time.time() - view.book.get("lobby_since", 0) < idle_seconds:
@@ -395,9 +412,10 @@ class TableService:
             try:
                 await save_table(session, table_id=view.id, expected_version=view.table.version, bookkeeping=book)
             except StaleTableError:
+                self.forget(view.id)
                 raise StaleView("Someone else acted first: look again at the table.") from None
             table = await close_table(session, table_id=view.id)
-        self._games.pop(view.id, None)
+        self.forget(view.id)
         return TableView(table, view.game, view.events)
 
     # ------------------------------------------------------------------ play
@@ -406,7 +424,7 @@ class TableService:
                   version: int | None = None) -> TableView:
         """Apply one player's action. Raises UserError/TonkError and changes nothing when refused."""
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             seat = self._playing_seat(view, person)
             if version is not None and version != view.table.version:
                 raise StaleView("That view is out of date; here is your hand as it is now.")
@@ -442,7 +460,7 @@ class TableService:
     async def computer_step(self, table_id: int, *, choose) -> TableView | None:
         """If a computer plays the seat to act, make one play. `choose(level, seed, view)` picks it."""
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             if not view.is_computer_turn():
                 return None
             game = view.game
@@ -457,7 +475,7 @@ class TableService:
     async def time_out(self, table_id: int, turn_key: str) -> TableView | None:
         """The seat to act ran out of time: draw, discard the highest card, never drop."""
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             if view.turn_key() != turn_key or view.is_computer_turn():
                 return None
             game = view.game
@@ -479,7 +497,7 @@ class TableService:
 
     async def back(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
-            view = await self.load(table_id)
+            view = await self._load(table_id)
             seat = view.seat_of(person.user_id)
             if seat is None:
                 raise UserError("You are not seated at this table.")

@@ -43,6 +43,7 @@ class LiveTables:
         self._timer_tasks: dict[int, tuple[str, asyncio.Task]] = {}
         self._idle_tasks: dict[int, asyncio.Task] = {}
         self._mentioned: dict[int, str] = {}
+        self._turn_seconds: dict[int, float] = {}
         self._mention_messages: dict[int, discord.PartialMessage] = {}
         self._closing = False
 
@@ -172,11 +173,21 @@ class LiveTables:
             self._timer_tasks.pop(view.id, None)
         if key is None or view.is_computer_turn():
             return
-        async with self.service.db.sessions() as session:
-            settings = await get_guild_settings(session, guild_id=view.table.guild_id)
-        seconds = float(settings.turn_timer_seconds)
+        seconds = await self.turn_seconds(view.table.guild_id)
         task = asyncio.create_task(self._timer(view.id, key, seconds), name=f"tonk-timer-{view.id}")
         self._timer_tasks[view.id] = (key, task)
+
+    async def turn_seconds(self, guild_id: int) -> float:
+        """The server's turn timer, read once and kept until /tonk settings changes it."""
+        seconds = self._turn_seconds.get(guild_id)
+        if seconds is None:
+            async with self.service.db.sessions() as session:
+                settings = await get_guild_settings(session, guild_id=guild_id)
+            seconds = self._turn_seconds[guild_id] = float(settings.turn_timer_seconds)
+        return seconds
+
+    def settings_changed(self, guild_id: int) -> None:
+        self._turn_seconds.pop(guild_id, None)
 
     async def _timer(self, table_id: int, key: str, seconds: float) -> None:
         warn_at = max(0.0, seconds - max(5.0, seconds * WARNING_SHARE))

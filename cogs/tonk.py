@@ -224,6 +224,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                 changes["table_channel_ids"] = channels
             if changes:
                 current = await update_guild_settings(session, guild_id=guild_id, **changes)
+                self.live.settings_changed(guild_id)
             if new_season:
                 season = await start_new_season(session, guild_id=guild_id)
                 notes.append(f"The old standings are archived; season {season} begins.")

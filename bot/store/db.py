@@ -46,6 +46,9 @@ def _sqlite_file(url: URL) -> Path | None:
     return Path(database)
 
 
+POOL_SIZE = 16
+
+
 def create_engine(url: str | URL, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS, echo: bool = False) -> AsyncEngine:
     """An async engine for ``url``; for SQLite, with the settings above on every connection.
 
@@ -55,7 +58,12 @@ def create_engine(url: str | URL, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT
     file = _sqlite_file(url)
     if file is not None:
         file.expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = create_async_engine(url, echo=echo)
+    pool: dict[str, Any] = {}
+    if file is not None:
+        # A fixed pool: SQLAlchemy's default (5 kept, 10 more opened and closed again under
+        # load) churns connections, each a new aiosqlite thread and four PRAGMAs.
+        pool = {"pool_size": POOL_SIZE, "max_overflow": 0, "pool_timeout": 30}
+    engine = create_async_engine(url, echo=echo, **pool)
     if url.get_backend_name() == "sqlite":
         _configure_sqlite(engine, busy_timeout_ms=busy_timeout_ms)
     return engine
