@@ -109,6 +109,9 @@ class TableService:
         self._rng = rng or random.Random(secrets.randbits(64))
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._games: dict[int, tuple[int, Game]] = {}
+        self._writer = asyncio.Lock()
+        """One writer at a time, queued here in order: SQLite takes one writer anyway, and its
+        busy handler would make the others sleep in steps of up to 100 ms."""
         self._latest: dict[int, LiveTable] = {}
         """The newest saved row of each table. This process makes every write, so a click
         needs no read; a save against a stale row is still refused by its version."""
@@ -166,7 +169,7 @@ class TableService:
         if "bookkeeping" not in changes:
             changes["bookkeeping"] = view.book
         try:
-            async with self.db.sessions() as session, write_transaction(session):
+            async with self._writer, self.db.sessions() as session, write_transaction(session):
                 table = await save_table(session, table_id=view.id, expected_version=view.table.version, **changes)
                 if finished:
                     # the hand id is in the bookkeeping being saved (a new deal writes a new one)
@@ -237,7 +240,7 @@ class TableService:
             raise UserError(f"This table seats {capacity}: add at most {capacity - 1} computer players.")
         seats = [human_seat(host)] + [computer_seat(COMPUTER_NAMES[i], level) for i in range(computers)]
         book = {"lobby_since": time.time(), "totals": [0] * len(seats), "pushup_totals": [0] * len(seats)}
-        async with self.db.sessions() as session:
+        async with self._writer, self.db.sessions() as session:
             try:
                 table = await create_table(
                     session, guild_id=guild_id, channel_id=channel_id, host_user_id=host.user_id, seats=seats,
@@ -408,7 +411,7 @@ class TableService:
     async def _close(self, view: TableView, reason: str) -> TableView:
         book = dict(view.book, closed_reason=reason)
         view.events = ["closed"]
-        async with self.db.sessions() as session, write_transaction(session):
+        async with self._writer, self.db.sessions() as session, write_transaction(session):
             try:
                 await save_table(session, table_id=view.id, expected_version=view.table.version, bookkeeping=book)
             except StaleTableError:
@@ -515,7 +518,8 @@ class TableService:
         views = await self.open_tables()
         for view in views:
             if view.table.status == "between_hands" and view.game is not None and view.game.over:
-                async with self.lock(view.id), self.db.sessions() as session, write_transaction(session):
+                async with self.lock(view.id), self._writer, self.db.sessions() as session, \
+                        write_transaction(session):
                     # exactly once: a retry of the same hand id changes nothing
                     await self._record_hand(session, view, view.book["hand_id"])
         return views
