@@ -36,6 +36,16 @@ async def start_table(fake, table, host="alice"):
     await fake.wait_for(lambda: "Tonk · hand" in table.text, what="the deal")
 
 
+async def dealt_table(fake, bot_process, tmp_path, joiners=("bob", "carol")):
+    """A running bot and a dealt table in play; returns (process, table message, player to act)."""
+    process = await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=joiners)
+    await start_table(fake, table)
+    if "Next hand" in [b.label for b in table.buttons]:
+        pytest.skip("a tonk on the deal ended the hand")
+    return process, table, turn_name(table).lower()
+
+
 async def play_hand(fake, table, players, *, drop_after: int = 2):
     """Everyone plays simple turns; after `drop_after` rounds the player to act drops."""
     turns = 0
@@ -90,12 +100,7 @@ async def test_a_full_three_player_game_from_new_to_ledger(fake_discord, bot_pro
 
 async def test_cards_stay_private_and_illegal_plays_are_not_offered(fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    await start_bot(bot_process, tmp_path)
-    table = await open_table(fake)
-    await start_table(fake, table)
-    if "Next hand" in [b.label for b in table.buttons]:
-        pytest.skip("a tonk on the deal ended the hand")
-    name = turn_name(table).lower()
+    _, table, name = await dealt_table(fake, bot_process, tmp_path)
     other = next(p for p in PLAYERS if p != name)
     mine = await open_hand(fake, name, table)
     theirs = await open_hand(fake, other, table)
@@ -117,12 +122,7 @@ async def test_cards_stay_private_and_illegal_plays_are_not_offered(fake_discord
 
 async def test_double_clicks_and_old_messages_apply_nothing_twice(fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    await start_bot(bot_process, tmp_path)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    if "Next hand" in [b.label for b in table.buttons]:
-        pytest.skip("a tonk on the deal ended the hand")
-    name = turn_name(table).lower()
+    _, table, name = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     old = await open_hand(fake, name, table)
     new = await open_hand(fake, name, table)
     stock_before = int(re.search(r"(\d+) cards", new.embeds[0]["fields"][1]["value"]).group(1))
@@ -142,12 +142,7 @@ async def test_double_clicks_and_old_messages_apply_nothing_twice(fake_discord, 
 
 async def test_restart_mid_hand_loses_nothing(fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    process = await start_bot(bot_process, tmp_path)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    if "Next hand" in [b.label for b in table.buttons]:
-        pytest.skip("a tonk on the deal ended the hand")
-    name = turn_name(table).lower()
+    process, table, name = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     hand = await open_hand(fake, name, table)
     await ack(await fake.click(name, button(hand, "Draw")))
     await fake.wait_for(lambda: "then discard" in hand.text, what="the draw")
@@ -220,12 +215,7 @@ async def test_after_a_restart_timers_and_computer_players_carry_on(fake_discord
 
 async def test_a_play_whose_reply_came_too_late_still_shows_on_the_table(fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    await start_bot(bot_process, tmp_path)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    if "Next hand" in [b.label for b in table.buttons]:
-        pytest.skip("a tonk on the deal ended the hand")
-    name = turn_name(table).lower()
+    _, table, name = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     hand = await open_hand(fake, name, table)
     await asyncio.sleep(1.5)  # past the edit interval: no table update is pending any more
     sent = await fake.click(name, button(hand, "Drop"))
