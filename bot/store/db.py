@@ -62,7 +62,7 @@ def create_engine(url: str | URL, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT
     if file is not None:
         # A fixed pool: SQLAlchemy's default (5 kept, 10 more opened and closed again under
         # load) churns connections, each a new aiosqlite thread and four PRAGMAs.
-        pool = {"pool_size": POOL_SIZE, "max_overflow": 0, "pool_timeout": 30}
+        pool = {"pool_size": POOL_SIZE, "max_overflow": 0, "pool_timeout": 30, "pool_reset_on_return": None}
     engine = create_async_engine(url, echo=echo, **pool)
     if url.get_backend_name() == "sqlite":
         _configure_sqlite(engine, busy_timeout_ms=busy_timeout_ms)
