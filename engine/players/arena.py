@@ -214,13 +214,7 @@ def report(result: ArenaResult, command: str | None = None) -> str:
         lines.append("")
         lines.append("Paired difference per hand (A minus B, stakes), 95% interval:")
         lines.append("")
-        lines.append("| A - B | mean | 95% interval | excludes 0 |")
-        lines.append("|---|---|---|---|")
-        for a, b in _ordered_pairs(list(series)):
-            diff = [x - y for x, y in zip(series[a], series[b])]
-            mean, half = mean_ci(diff)
-            lines.append(f"| {a} - {b} | {mean:+.4f} | [{mean - half:+.4f}, {mean + half:+.4f}] | "
-                         f"{'yes' if abs(mean) > half else 'no'} |")
+        lines.extend(_paired_table(series, "A - B", digits=4, excludes=True))
     if rules.scoring == "pushups":
         pushups = level_series(result, "pushups")
         lines.append("")
@@ -233,12 +227,7 @@ def report(result: ArenaResult, command: str | None = None) -> str:
             lines.append(f"| {level} | {mean:.3f} | ±{half:.3f} |")
         if len(pushups) > 1:
             lines.append("")
-            lines.append("| A - B (push-ups) | mean | 95% interval |")
-            lines.append("|---|---|---|")
-            for a, b in _ordered_pairs(list(pushups)):
-                diff = [x - y for x, y in zip(pushups[a], pushups[b])]
-                mean, half = mean_ci(diff)
-                lines.append(f"| {a} - {b} | {mean:+.3f} | [{mean - half:+.3f}, {mean + half:+.3f}] |")
+            lines.extend(_paired_table(pushups, "A - B (push-ups)", digits=3, excludes=False))
     lines.append("")
     lines.append("Decision time per call of choose() (ms):")
     lines.append("")
@@ -253,6 +242,19 @@ def report(result: ArenaResult, command: str | None = None) -> str:
 
 
 LEVEL_ORDER = {"hard": 0, "normal": 1, "easy": 2}
+
+
+def _paired_table(series: dict, title: str, *, digits: int, excludes: bool) -> list[str]:
+    """Markdown rows: per-hand differences between every two levels, with 95% intervals."""
+    lines = [f"| {title} | mean | 95% interval |" + (" excludes 0 |" if excludes else ""),
+             "|---|---|---|" + ("---|" if excludes else "")]
+    for a, b in _ordered_pairs(list(series)):
+        mean, half = mean_ci([x - y for x, y in zip(series[a], series[b])])
+        row = f"| {a} - {b} | {mean:+.{digits}f} | [{mean - half:+.{digits}f}, {mean + half:+.{digits}f}] |"
+        if excludes:
+            row += f" {'yes' if abs(mean) > half else 'no'} |"
+        lines.append(row)
+    return lines
 
 
 def _ordered_pairs(levels: list[str]) -> list[tuple[str, str]]:
