@@ -49,10 +49,6 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         self.live = bot.live
         super().__init__()
 
-    async def cog_app_command_error(self, interaction: discord.Interaction,
-                                    error: app_commands.AppCommandError) -> None:
-        await self.bot.report_error(interaction, error)
-
     # ------------------------------------------------------------------ /tonk new
 
     @app_commands.command(name="new", description="Open a Tonk table in this channel")

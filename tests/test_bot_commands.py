@@ -20,7 +20,10 @@ async def command_text(fake, user, command, **options):
 async def test_settings_are_for_managers_and_change_new_tables(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    assert "Manage Server" in await command_text(fake, "alice", "tonk settings", stake=5)
+    refused = await fake.slash("alice", "tonk", "tonk settings", stake=5)
+    assert "Manage Server" in await reply_text(refused)
+    await asyncio.sleep(1.0)  # a second report would follow the reply at once, in the same task
+    assert refused.followups == []  # one answer per refusal: the tree's error handler alone reports it
     text = await command_text(fake, "admin", "tonk settings", preset="black company", stake=5, scoring="pushups",
                               turn_timer=30)
     assert "black company" in text and "5" in text and "pushups" in text and "30 s" in text
