@@ -16,11 +16,11 @@ import random
 import secrets
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from engine import (DRAW, Action, Card, Discard, Game, Hit, Rules, RulesError, Spread, action_from_record,
-                    cut_for_dealer, next_dealer)
+from engine import (DRAW, START, Action, Card, Discard, Game, Hit, Rules, RulesError, Spread,
+                    action_from_record, cut_for_dealer, next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 
 from bot.errors import StaleView, UserError
@@ -51,8 +51,6 @@ class TableView:
 
     table: LiveTable
     game: Game | None = None
-    events: list[str] = field(default_factory=list)
-    """What just happened, for logs and the turn mention (e.g. "hand_over")."""
 
     @property
     def id(self) -> int:
@@ -185,7 +183,7 @@ class TableService:
             self._games[view.id] = (table.version, view.game)
         elif changes.get("engine_state", "keep") is None:
             self._games.pop(view.id, None)
-        return TableView(table, view.game, view.events)
+        return TableView(table, view.game)
 
     async def _record_hand(self, session, view: TableView, hand_id: str) -> None:
         game = view.game
@@ -271,35 +269,31 @@ class TableService:
     async def join(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
             view = await self._load(table_id)
-            if view.table.status not in ("lobby", "between_hands"):
-                raise UserError("A hand is in play: join when it ends.")
             if view.seat_of(person.user_id) is not None:
                 raise UserError("You are already seated at this table.")
-            if len(view.seats) >= self.capacity(view.rules):
-                raise UserError("This table is full.")
-            seats = view.seats + [human_seat(person)]
-            book = dict(view.book, lobby_since=time.time())
-            book["totals"] = book.get("totals", []) + [0]
-            book["pushup_totals"] = book.get("pushup_totals", []) + [0]
-            return await self._save(view, seats=seats, bookkeeping=book)
+            return await self._add_seat(view, human_seat(person), "join when it ends")
 
     async def add_computer(self, table_id: int, person: Person, level: str) -> TableView:
         async with self.lock(table_id):
             view = await self._load(table_id)
-            if view.table.status not in ("lobby", "between_hands"):
-                raise UserError("A hand is in play: add computer players when it ends.")
             if view.seat_of(person.user_id) is None:
                 raise UserError("Only seated players can add computer players.")
             if level not in LEVELS:
                 raise UserError(f"Computer players are {', '.join(LEVELS)}.")
-            if len(view.seats) >= self.capacity(view.rules):
-                raise UserError("This table is full.")
             taken = {s["name"].split(" (")[0] for s in view.seats if s["kind"] == "computer"}
             name = next(n for n in COMPUTER_NAMES if n not in taken)
-            seats = view.seats + [computer_seat(name, level)]
-            book = dict(view.book, lobby_since=time.time())
-            self._resize_totals(book, len(seats))
-            return await self._save(view, seats=seats, bookkeeping=book)
+            return await self._add_seat(view, computer_seat(name, level), "add computer players when it ends")
+
+    async def _add_seat(self, view: TableView, seat: dict[str, Any], when: str) -> TableView:
+        """Seat someone at the next free place, between hands or in the lobby."""
+        if view.table.status not in ("lobby", "between_hands"):
+            raise UserError(f"A hand is in play: {when}.")
+        if len(view.seats) >= self.capacity(view.rules):
+            raise UserError("This table is full.")
+        seats = view.seats + [seat]
+        book = dict(view.book, lobby_since=time.time())
+        self._resize_totals(book, len(seats))
+        return await self._save(view, seats=seats, bookkeeping=book)
 
     async def leave(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
@@ -360,16 +354,8 @@ class TableService:
         book["timeouts"] = [0] * len(names)
         book["away"] = []
         self._resize_totals(book, len(names))
-        view.game = game
-        view.events = ["dealt"]
-        finished = game.over
-        if finished:
-            self._add_totals(view, book)
-            view.events.append("hand_over")
-        return await self._save(
-            view, finished=finished, status="between_hands" if finished else "playing", dealer=dealer,
-            hand_number=hand_number, bookkeeping=book, engine_state=json.dumps(game.to_json()),
-        )
+        view.game = game  # a tonk on the deal ends the hand at once
+        return await self._after_play(view, book, status="playing", dealer=dealer, hand_number=hand_number)
 
     def _add_totals(self, view: TableView, book: dict) -> None:
         outcome = view.game.outcome  # type: ignore[union-attr]
@@ -410,7 +396,6 @@ class TableService:
 
     async def _close(self, view: TableView, reason: str) -> TableView:
         book = dict(view.book, closed_reason=reason)
-        view.events = ["closed"]
         async with self._writer, self.db.sessions() as session, write_transaction(session):
             try:
                 await save_table(session, table_id=view.id, expected_version=view.table.version, bookkeeping=book)
@@ -419,7 +404,7 @@ class TableService:
                 raise StaleView("Someone else acted first: look again at the table.") from None
             table = await close_table(session, table_id=view.id)
         self.forget(view.id)
-        return TableView(table, view.game, view.events)
+        return TableView(table, view.game)
 
     # ------------------------------------------------------------------ play
 
@@ -440,7 +425,7 @@ class TableService:
             book = dict(view.book)
             book["timeouts"] = list(book.get("timeouts", []))
             book["timeouts"][seat] = 0
-            return await self._after_action(view, book, events=["action"])
+            return await self._after_play(view, book)
 
     def _playing_seat(self, view: TableView, person: Person) -> int:
         seat = view.seat_of(person.user_id)
@@ -450,15 +435,15 @@ class TableService:
             raise UserError("No hand is being played at this table right now.")
         return seat
 
-    async def _after_action(self, view: TableView, book: dict, *, events: list[str]) -> TableView:
+    async def _after_play(self, view: TableView, book: dict, **changes: Any) -> TableView:
+        """Save the state a play (or a deal) left; a hand that ended is settled and ledgered with it."""
         game = view.game
         assert game is not None
-        view.events = events
         if game.over:
             self._add_totals(view, book)
-            view.events.append("hand_over")
-            return await self._save(view, finished=True, status="between_hands", bookkeeping=book)
-        return await self._save(view, bookkeeping=book)
+            changes["status"] = "between_hands"
+            return await self._save(view, finished=True, bookkeeping=book, **changes)
+        return await self._save(view, bookkeeping=book, **changes)
 
     async def computer_step(self, table_id: int, *, choose) -> TableView | None:
         """If a computer plays the seat to act, make one play. `choose(level, seed, view)` picks it."""
@@ -473,7 +458,7 @@ class TableService:
             seed = hash((view.id, view.table.hand_number, len(game.log))) & 0xFFFFFFFF
             action = choose(level, seed, game.view(seat))
             game.apply(seat, action)
-            return await self._after_action(view, dict(view.book), events=["computer"])
+            return await self._after_play(view, dict(view.book))
 
     async def time_out(self, table_id: int, turn_key: str) -> TableView | None:
         """The seat to act ran out of time: draw, discard the highest card, never drop."""
@@ -484,7 +469,7 @@ class TableService:
             game = view.game
             assert game is not None
             seat = game.turn
-            if game.phase == "start":
+            if game.phase == START:
                 game.apply(seat, DRAW)
             if not game.over:
                 game.apply(seat, Discard(highest_card(game.hands[seat])))
@@ -492,11 +477,9 @@ class TableService:
             timeouts = list(book.get("timeouts", [0] * len(view.seats)))
             timeouts[seat] += 1
             book["timeouts"] = timeouts
-            events = ["timeout"]
-            if timeouts[seat] >= TIMEOUTS_BEFORE_AWAY and seat not in book.get("away", []):
+            if timeouts[seat] >= TIMEOUTS_BEFORE_AWAY:
                 book["away"] = sorted(set(book.get("away", [])) | {seat})
-                events.append("away")
-            return await self._after_action(view, book, events=events)
+            return await self._after_play(view, book)
 
     async def back(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
@@ -510,7 +493,6 @@ class TableService:
             book["away"] = [s for s in book["away"] if s != seat]
             book["timeouts"] = list(book.get("timeouts", []))
             book["timeouts"][seat] = 0
-            view.events = ["back"]
             return await self._save(view, bookkeeping=book)
 
     async def recover(self) -> list[TableView]:
