@@ -188,15 +188,13 @@ class TableService:
     async def _record_hand(self, session, view: TableView, hand_id: str) -> None:
         game = view.game
         assert game is not None and game.outcome is not None
-        result = game.outcome.result()
-        result["dropper"] = game.outcome.dropper
         await record_finished_hand(
             session,
             guild_id=view.table.guild_id,
             table_id=view.id,
             hand_id=hand_id,
             record=game.record(),
-            result=result,
+            result=game.outcome.result(dropper=True),
             players=[PlayerRef.from_seat(s) for s in view.seats],
             stake=view.table.stake,
             scoring_mode=view.table.scoring_mode,

@@ -25,19 +25,22 @@ class Outcome:
     dropper: int | None = None
     multiple: int = 0
 
-    def result(self) -> dict:
-        """The replay result object of HAND_RECORD.md."""
-        return {
+    def result(self, *, dropper: bool = False) -> dict:
+        """The replay result object of HAND_RECORD.md; with `dropper`, also who dropped
+        (the store needs it to count caught drops)."""
+        data = {
             "outcome": self.kind,
             "winners": list(self.winners),
             "counts": list(self.counts),
             "payments": list(self.payments),
             "pushups": list(self.pushups),
         }
+        if dropper:
+            data["dropper"] = self.dropper
+        return data
 
     def to_dict(self) -> dict:
-        data = self.result()
-        data["dropper"] = self.dropper
+        data = self.result(dropper=True)
         data["multiple"] = self.multiple
         return data
 

@@ -44,9 +44,7 @@ def random_hand(
         dealer = rng.randrange(len(names))
     game = Game.deal(rules, names, dealer, rng=rng, stake=stake)
     play_random_hand(game, rng)
-    result = game.outcome.result()
-    result["dropper"] = game.outcome.dropper
-    return game.record(), result
+    return game.record(), game.outcome.result(dropper=True)
 
 
 def simulate(hands: int, players: int, preset: str, seed: int) -> dict:
