@@ -30,6 +30,13 @@ log = logging.getLogger(__name__)
 WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5 s before)
 
 
+def _start_once(tasks: dict[int, asyncio.Task], table_id: int, run, name: str) -> None:
+    """Start `run(table_id)` for a table unless its task of this kind is still running."""
+    task = tasks.get(table_id)
+    if task is None or task.done():
+        tasks[table_id] = asyncio.create_task(run(table_id), name=f"tonk-{name}-{table_id}")
+
+
 class LiveTables:
     def __init__(self, bot: "TonkBot"):
         self.bot = bot
@@ -59,9 +66,9 @@ class LiveTables:
             self._cancel_all(view.id)
             return
         if view.table.status == "lobby":
-            self._schedule_idle(view)
+            _start_once(self._idle_tasks, view.id, self._idle, "idle")
         if view.is_computer_turn():
-            self._schedule_computer(view.id)
+            _start_once(self._computer_tasks, view.id, self._run_computers, "computer")
         await self._schedule_timer(view)
 
     # ------------------------------------------------------------------ the table message and mentions
@@ -73,9 +80,7 @@ class LiveTables:
         worker goes round once more; changes that arrive while it waits fold into one edit.
         """
         self._dirty.add(table_id)
-        task = self._sync_tasks.get(table_id)
-        if task is None or task.done():
-            self._sync_tasks[table_id] = asyncio.create_task(self._sync(table_id), name=f"tonk-sync-{table_id}")
+        _start_once(self._sync_tasks, table_id, self._sync, "sync")
 
     async def _sync(self, table_id: int) -> None:
         while table_id in self._dirty and not self._closing:
@@ -136,12 +141,6 @@ class LiveTables:
 
     # ------------------------------------------------------------------ computer players
 
-    def _schedule_computer(self, table_id: int) -> None:
-        task = self._computer_tasks.get(table_id)
-        if task is not None and not task.done():
-            return
-        self._computer_tasks[table_id] = asyncio.create_task(self._run_computers(table_id),
-                                                             name=f"tonk-computer-{table_id}")
 
     async def _run_computers(self, table_id: int) -> None:
         try:
@@ -230,11 +229,6 @@ class LiveTables:
 
     # ------------------------------------------------------------------ idle lobbies
 
-    def _schedule_idle(self, view: TableView) -> None:
-        task = self._idle_tasks.get(view.id)
-        if task is not None and not task.done():
-            return
-        self._idle_tasks[view.id] = asyncio.create_task(self._idle(view.id), name=f"tonk-idle-{view.id}")
 
     async def _idle(self, table_id: int) -> None:
         try:
