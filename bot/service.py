@@ -70,6 +70,13 @@ class TableView:
                 return i
         return None
 
+    def seat_required(self, user_id: int) -> int:
+        """The user's seat, or a refusal for someone not seated here."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise UserError("You are not seated at this table.")
+        return seat
+
     def is_computer_turn(self) -> bool:
         game = self.game
         if game is None or game.over or self.table.status != "playing":
@@ -296,9 +303,7 @@ class TableService:
     async def leave(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
             view = await self._load(table_id)
-            seat = view.seat_of(person.user_id)
-            if seat is None:
-                raise UserError("You are not seated at this table.")
+            seat = view.seat_required(person.user_id)
             if view.table.status == "playing":
                 raise UserError("A hand is in play: finish it first (or ask the host to /tonk end).")
             seats = [s for i, s in enumerate(view.seats) if i != seat]
@@ -426,9 +431,7 @@ class TableService:
             return await self._after_play(view, book)
 
     def _playing_seat(self, view: TableView, person: Person) -> int:
-        seat = view.seat_of(person.user_id)
-        if seat is None:
-            raise UserError("You are not seated at this table.")
+        seat = view.seat_required(person.user_id)
         if view.table.status != "playing" or view.game is None:
             raise UserError("No hand is being played at this table right now.")
         return seat
@@ -482,9 +485,7 @@ class TableService:
     async def back(self, table_id: int, person: Person) -> TableView:
         async with self.lock(table_id):
             view = await self._load(table_id)
-            seat = view.seat_of(person.user_id)
-            if seat is None:
-                raise UserError("You are not seated at this table.")
+            seat = view.seat_required(person.user_id)
             if seat not in view.book.get("away", []):
                 raise UserError("You are playing your own seat already.")
             book = dict(view.book)
