@@ -20,16 +20,17 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.cards import Card, count
+from engine.cards import MAX_JOKERS, Card, Suit, count
 from engine.view import SeatView
 
-from cogs.card_art import back_image, card_image, card_size, font, printable
+from cogs.card_art import back_image, card_image, card_size, font, printable, suit_mask
 
 FELT = (27, 94, 52)
 FELT_EDGE = (18, 68, 37)
 PANEL = (20, 74, 40)
 PANEL_EDGE = (44, 120, 70)
 GOLD = (246, 196, 68)
+TEXT_RED = (255, 105, 105)  # ♥ and ♦ in text on the felt
 TEXT = (240, 240, 232)
 MUTED = (170, 200, 178)
 PLUS = (150, 230, 160)
@@ -37,6 +38,8 @@ MINUS = (255, 160, 150)
 TABLE_WIDTH = 800
 MARGIN = 16
 CACHE_SIZE = 256
+EVERY_CARD = tuple(Card.by_index(i) for i in range(52 + MAX_JOKERS))
+SUIT_OF_SYMBOL = {suit.symbol: suit for suit in Suit}
 
 
 # ---------------------------------------------------------------------------- inputs
@@ -57,8 +60,11 @@ class SeatPicture:
 
 @dataclass(frozen=True, slots=True)
 class SpreadPicture:
+    """A spread on the table; `wild` pairs each wild card in it with the card it stands for."""
+
     owner: str
     cards: tuple[Card, ...]
+    wild: tuple[tuple[Card, Card], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,23 +152,55 @@ class _Canvas:
 @lru_cache(maxsize=2048)
 def _text_stamp(text: str, size: int, fill, anchor: str):
     """Text drawn once on a transparent stamp, with its offset from the anchor point
-    (names, counts and labels repeat from picture to picture)."""
-    text = printable(text)
-    left, top, right, bottom = font(size).getbbox(text, anchor=anchor)
-    if right <= left or bottom <= top:
+    (names, counts and labels repeat from picture to picture). Suit symbols, which the
+    font lacks, are drawn as the cards draw them: ♥ and ♦ in red, ♠ and ♣ in `fill`."""
+    pieces = _pieces(text)
+    f = font(size)
+    pip = round(size * 0.62)
+    width = sum(pip + 2 if isinstance(p, Suit) else round(f.getlength(p)) for p in pieces)
+    ascent, descent = f.getmetrics()
+    if width <= 0:
         return None, 0, 0
-    stamp = Image.new("RGBA", (right - left, bottom - top), fill + (0,))
-    ImageDraw.Draw(stamp).text((-left, -top), text, font=font(size), fill=fill, anchor=anchor)
-    return stamp, left, top
+    stamp = Image.new("RGBA", (width, ascent + descent), fill + (0,))
+    draw = ImageDraw.Draw(stamp)
+    x = 0
+    for piece in pieces:
+        if isinstance(piece, Suit):
+            colour = TEXT_RED if piece in (Suit.HEARTS, Suit.DIAMONDS) else fill
+            stamp.paste(Image.new("RGBA", (pip, pip), colour + (255,)), (x + 1, ascent - pip), suit_mask(piece, pip))
+            x += pip + 2
+        else:
+            draw.text((x, ascent), piece, font=f, fill=fill, anchor="ls")
+            x += round(f.getlength(piece))
+    # Place the stamp as Pillow would place the text for `anchor` (left/middle/right; top/middle/baseline/descender).
+    horizontal, vertical = anchor[0], anchor[1]
+    dx = {"l": 0, "m": -width // 2, "r": -width}[horizontal]
+    dy = {"a": 0, "t": 0, "m": -(ascent + descent) // 2, "s": -ascent, "d": -(ascent + descent)}[vertical]
+    return stamp, dx, dy
+
+
+def _pieces(text: str) -> list:
+    """`text` split into runs of printable text and the suits between them."""
+    pieces: list = []
+    run = ""
+    for char in text:
+        if char in SUIT_OF_SYMBOL:
+            if run:
+                pieces.append(printable(run))
+                run = ""
+            pieces.append(SUIT_OF_SYMBOL[char])
+        else:
+            run += char
+    if run:
+        pieces.append(printable(run))
+    return pieces
 
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """The palette every picture is reduced to: fitted to a sample holding every card's
     face (at the sizes the pictures use), the back, and the felt, panel and text colours."""
-    from engine.cards import _ALL  # every card, jokers included
-
-    cards = list(_ALL)
+    cards = EVERY_CARD
     width = 40 + 13 * (HAND_CARD + 4)
     sample = _Canvas(width, 900)
     y = 10
@@ -187,13 +225,16 @@ def _palette() -> Image.Image:
     return strip.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
+def text_width(text: str, size: int) -> int:
+    stamp, _, _ = _text_stamp(text, size, TEXT, "la")
+    return 0 if stamp is None else stamp.width
+
+
 def fit(text: str, size: int, width: int) -> str:
     """`text` shortened with an ellipsis to fit `width` pixels."""
-    text = printable(text)
-    f = font(size)
-    if f.getlength(text) <= width:
+    if text_width(text, size) <= width:
         return text
-    while text and f.getlength(text + "…") > width:
+    while text and text_width(text + "…", size) > width:
         text = text[:-1]
     return text + "…"
 
@@ -229,7 +270,7 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     if seat.total is not None:
         colour = PLUS if seat.total > 0 else MINUS if seat.total < 0 else TEXT
         canvas.text((right, y + 10), signed(seat.total), 20, colour, "ra")
-        right -= round(font(20).getlength(signed(seat.total))) + 10
+        right -= text_width(signed(seat.total), 20) + 10
     name_x = x + 10
     if seat.is_dealer:
         canvas.draw.ellipse([name_x, y + 10, name_x + 20, y + 30], fill=TEXT)
@@ -291,7 +332,8 @@ def _render_table_cached(picture: TablePicture) -> Picture:
     spread_w = width - spread_x - MARGIN
     rows = _spread_rows(picture.spreads, spread_w)
     _, spread_card_h = card_size(SPREAD_CARD)
-    row_h = spread_card_h + 28
+    wild_h = 20 if any(spread.wild for spread in picture.spreads) else 0
+    row_h = spread_card_h + 28 + wild_h
     middle_h = max(pile_h + 40, 28 + len(rows) * row_h if rows else 60)
     height = seats_bottom + 8 + middle_h + MARGIN
     canvas = _Canvas(width, height)
@@ -334,6 +376,10 @@ def _render_table_cached(picture: TablePicture) -> Picture:
         for spread, w in row:
             canvas.text((sx, sy), fit(spread.owner, 15, w), 15, MUTED)
             canvas.fan(spread.cards, sx, sy + 22, SPREAD_CARD, SPREAD_STEP)
+            stands = dict(spread.wild)
+            for i, card in enumerate(spread.cards):
+                if card in stands:  # under the wild card: what it stands for
+                    canvas.text((sx + i * SPREAD_STEP + 2, sy + 24 + spread_card_h), f"={stands[card].label}", 14)
             sx += w + 18
     return canvas.png()
 
@@ -352,7 +398,7 @@ def render_hand(picture: HandPicture) -> Picture:
 @lru_cache(maxsize=CACHE_SIZE)
 def _render_hand_cached(picture: HandPicture) -> Picture:
     card_w, card_h = card_size(HAND_CARD)
-    side = PILE_CARD + 48 if picture.discard_top is not None or picture.stock is not None else 0
+    side = PILE_CARD + 60 if picture.discard_top is not None or picture.stock is not None else 0
     n = len(picture.cards)
     room = HAND_MAX_WIDTH - 2 * MARGIN - side - 8
     gap = 10
@@ -370,7 +416,7 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
     count_text = f"count {shown_count}"
     canvas.text((width - MARGIN - 4, MARGIN), count_text, 20, TEXT, "ra")
     if picture.title:
-        room = width - 2 * MARGIN - 24 - round(font(20).getlength(count_text))
+        room = width - 2 * MARGIN - 24 - text_width(count_text, 20)
         canvas.text((MARGIN + 4, MARGIN), fit(picture.title, 20, room), 20)
     x0 = MARGIN + 8
     if not n:
@@ -387,7 +433,7 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
         label_x = x + (min(step, card_w) / 2 if step < card_w else card_w / 2)
         canvas.text((label_x, top + card_h + 8), str(i + 1), 16, MUTED, "ma")
     if side:
-        sx = width - MARGIN - side + 24
+        sx = width - MARGIN - side + 30
         canvas.draw.line([(sx - 14, top - RAISE), (sx - 14, top + card_h)], fill=PANEL_EDGE, width=2)
         pile_h = card_size(PILE_CARD)[1]
         if picture.discard_top is not None:
@@ -447,10 +493,8 @@ def hand_picture_from_view(view: SeatView, *, drawn: Card | None = None, order=N
 def warm() -> None:
     """Draw every card at every size the pictures use, and fit the palette (about half a
     second, once): call it at start-up so no player waits for it."""
-    from engine.cards import _ALL
-
     for size in (HAND_CARD, PILE_CARD, SPREAD_CARD, SHOWN_CARD):
-        for card in _ALL:
+        for card in EVERY_CARD:
             card_image(card, size)
     for size in (PILE_CARD, MINI_BACK):
         back_image(size)

@@ -200,3 +200,21 @@ def test_every_table_size_fits(n):
     picture = render_table(TablePicture(seats, discard_top=None, stock=0))
     assert decoded(picture).width == 800
     assert sum(1 for box in picture.boxes if box.card is None) == 7 * n  # no stock left to stack
+
+
+def test_suits_in_text_are_drawn_not_replaced():
+    seats = (SeatPicture("Ann", 5), SeatPicture("Bob", 5))
+    titles = ["You drew 7♥", "You drew 7♦", "You drew 7♠", "You drew 7?"]
+    rendered = {render_table(TablePicture(seats, stock=30, title=t)).png for t in titles}
+    assert len(rendered) == 4
+
+
+def test_a_wild_card_in_a_spread_says_what_it_stands_for():
+    seats = (SeatPicture("Ann", 5), SeatPicture("Bob", 5))
+    plain = SpreadPicture("Ann", cards("4s X1 6s"))
+    wild = SpreadPicture("Ann", cards("4s X1 6s"), wild=((Card.parse("X1"), Card.parse("5s")),))
+    without = render_table(TablePicture(seats, (plain,), stock=30))
+    with_tag = render_table(TablePicture(seats, (wild,), stock=30))
+    assert with_tag.png != without.png and with_tag.height > without.height
+    assert [b.card for b in with_tag.boxes if b.card] == list(cards("4s X1 6s"))
+    assert check_every_card(with_tag) == 3
