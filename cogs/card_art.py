@@ -156,9 +156,9 @@ def _outline(draw: ImageDraw.ImageDraw, W: int, H: int, fill) -> None:
 def _index(image: Image.Image, card: Card, W: int, H: int) -> None:
     """The corner index (rank over suit) top left and, upside down, bottom right."""
     colour = suit_colour(card)
-    size = round(W * 0.16)
-    tall = 0.62 if card.is_joker else 0.46
-    corner = Image.new("RGBA", (round(W * 0.22), round(W * tall)), (0, 0, 0, 0))
+    size = round(W * 0.18)
+    tall = 0.62 if card.is_joker else 0.52
+    corner = Image.new("RGBA", (round(W * 0.25), round(W * tall)), (0, 0, 0, 0))
     d = ImageDraw.Draw(corner)
     cx = corner.width / 2
     if card.is_joker:
@@ -166,13 +166,13 @@ def _index(image: Image.Image, card: Card, W: int, H: int) -> None:
         for i, letter in enumerate("JOKER"):
             d.text((cx, W * 0.04 + i * W * 0.115), letter, font=text_font, fill=colour, anchor="mt")
     else:
-        rank_font = font(round(W * (0.26 if card.rank is not Rank.TEN else 0.22)))
+        rank_font = font(round(W * (0.3 if card.rank is not Rank.TEN else 0.25)))
         d.text((cx, W * 0.05), card.rank.code, font=rank_font, fill=colour, anchor="mt")  # type: ignore[union-attr]
         pip = suit_mask(card.suit, size)  # type: ignore[arg-type]
-        corner.paste(Image.new("RGBA", pip.size, colour), (round(cx - size / 2), round(W * 0.3)), pip)
-    image.alpha_composite(corner, (round(W * 0.015), round(W * 0.02)))
+        corner.paste(Image.new("RGBA", pip.size, colour), (round(cx - size / 2), round(W * 0.32)), pip)
+    image.alpha_composite(corner, (round(W * 0.01), round(W * 0.015)))
     flipped = corner.transpose(Image.Transpose.ROTATE_180)
-    image.alpha_composite(flipped, (W - corner.width - round(W * 0.015), H - corner.height - round(W * 0.02)))
+    image.alpha_composite(flipped, (W - corner.width - round(W * 0.01), H - corner.height - round(W * 0.015)))
 
 
 def _centre(image: Image.Image, card: Card, W: int, H: int) -> None:
@@ -191,7 +191,7 @@ def _centre(image: Image.Image, card: Card, W: int, H: int) -> None:
         return
     if rank >= 11:
         # A court card: a frame in the suit's colour with the letter and a pip.
-        left, top, right, bottom = W * 0.25, H * 0.17, W * 0.75, H * 0.83
+        left, top, right, bottom = W * 0.28, H * 0.18, W * 0.72, H * 0.82
         draw.rectangle([left, top, right, bottom], outline=colour, width=max(2, round(W * 0.025)))
         draw.text((W / 2, H * 0.4), card.rank.code, font=font(round(W * 0.36)), fill=colour,  # type: ignore
                   anchor="mm")

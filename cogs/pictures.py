@@ -35,7 +35,7 @@ TEXT = (240, 240, 232)
 MUTED = (170, 200, 178)
 PLUS = (150, 230, 160)
 MINUS = (255, 160, 150)
-TABLE_WIDTH = 800
+TABLE_WIDTH = 640  # Discord shows pictures 400-550 px wide: keep the cards large in it
 MARGIN = 16
 CACHE_SIZE = 256
 EVERY_CARD = tuple(Card.by_index(i) for i in range(52 + MAX_JOKERS))
@@ -56,6 +56,7 @@ class SeatPicture:
     is_dealer: bool = False
     note: str = ""
     shown: tuple[Card, ...] | None = None
+    count: int | None = None  # the shown hand's count (the engine's, under the table's rules)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,12 +251,12 @@ def plural(n: int, word: str) -> str:
 # ---------------------------------------------------------------------------- the table
 
 SEAT_HEIGHT = 86
-SEAT_SHOWN_HEIGHT = 112
+SEAT_SHOWN_HEIGHT = 116
 MINI_BACK = 20
-SHOWN_CARD = 40
+SHOWN_CARD = 46
 PILE_CARD = 72
 SPREAD_CARD = 60
-SPREAD_STEP = 24
+SPREAD_STEP = 26
 
 
 def _seat_columns(n: int) -> int:
@@ -279,8 +280,11 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     canvas.text((name_x, y + 10), fit(seat.name, 20, right - name_x), 20, GOLD if seat.is_turn else TEXT)
     row = y + 40
     if seat.shown is not None:
-        end = canvas.fan(seat.shown, x + 10, row, SHOWN_CARD, 22) if seat.shown else x + 10
-        label = f"count {count(seat.shown)}" if seat.shown else "no cards"
+        room = w - 20 - SHOWN_CARD - 80  # leave room for the count
+        step = min(26, room // max(1, len(seat.shown) - 1))
+        end = canvas.fan(seat.shown, x + 10, row, SHOWN_CARD, step) if seat.shown else x + 10
+        shown_count = seat.count if seat.count is not None else count(seat.shown)
+        label = f"count {shown_count}" if seat.shown else "no cards"
         canvas.text((end + 10, row + 4), label, 16, MUTED)
     else:
         shown = min(seat.cards_in_hand, 12)
@@ -467,6 +471,7 @@ def table_picture_from_view(view: SeatView, *, totals=None, away=(), title: str 
             is_dealer=view.dealer == s,
             note=f"waiting {view.waits[s]}" if view.rules.waiting and view.waits[s] else "",
             shown=None if showdown is None else tuple(showdown[s]),
+            count=None if view.outcome is None else view.outcome.counts[s],
         )
         for s, name in enumerate(view.players)
     )

@@ -82,7 +82,7 @@ def busy_table() -> TablePicture:
 def test_table_picture_is_a_small_png_at_discord_embed_width():
     picture = render_table(busy_table())
     image = decoded(picture)
-    assert image.width == 800 and 300 <= image.height <= 800
+    assert image.width == pictures.TABLE_WIDTH <= 800 and 300 <= image.height <= 800
     assert len(picture.png) < 100_000  # tens of kilobytes, far under Discord's 8 MB
     assert image.getpixel((400, image.height - 8))[1] > image.getpixel((400, image.height - 8))[0]  # green felt
 
@@ -191,14 +191,16 @@ def test_names_the_font_cannot_draw_are_shown_plainly():
     assert printable("José Ñandú") == "Jose Nandu"
     assert printable("🂡 King") == "? King"
     picture = render_table(TablePicture((SeatPicture("Zoë 🃏", 5), SeatPicture("名前", 5)), stock=30))
-    assert decoded(picture).width == 800
+    assert decoded(picture).width == pictures.TABLE_WIDTH
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_every_table_size_fits(n):
     seats = tuple(SeatPicture(f"A rather long player name number {i}", 7, total=0) for i in range(n))
     picture = render_table(TablePicture(seats, discard_top=None, stock=0))
-    assert decoded(picture).width == 800
+    image = decoded(picture)
+    assert image.width == pictures.TABLE_WIDTH
+    assert all(0 <= b.x and b.x + b.width <= image.width and b.visible[3] <= image.height for b in picture.boxes)
     assert sum(1 for box in picture.boxes if box.card is None) == 7 * n  # no stock left to stack
 
 
