@@ -197,3 +197,24 @@ def test_your_book_and_plurals():
     assert move_text("Hard", one, Drop()) == "Hard drops with 1 card in hand!"
     _, out = play_in_process("2\n1\nq\n")
     assert "(1 card)" in out and "(s)" not in out
+
+
+def test_first_hand_hint_once_and_a_tied_stock_out_says_who_tied():
+    from engine import DRAW, Card, Game, parse_cards, stacked_deck
+
+    _, out = play_in_process("1\ny\n" * 6 + "q\n")
+    assert out.count("First hand? Draw (or take the discard)") == 1
+    assert "you pay 2 stakes or more. Type help for the rules." in out
+
+    # The engine's tied stock-out (settle_stock_out), shown at the showdown.
+    from types import SimpleNamespace
+
+    from engine import parse_cards
+    from engine.outcome import settle_stock_out
+
+    hands = [parse_cards("As 2h 3d 9c 9s"), parse_cards("Ah 2c 3s 9d 9h"), parse_cards("Kd Qd Jd")]
+    ended = SimpleNamespace(outcome=settle_stock_out([24, 24, 30], 1), hands=hands)
+    assert ended.outcome.kind == "draw"
+    session = TerminalGame(Rules(), ["you", "hard", "easy"], stdin=io.StringIO(""), stdout=io.StringIO())
+    session.showdown(ended)
+    assert "an empty stock with a tie for the lowest count (You and Hard, 24): nobody pays" in session.out.getvalue()

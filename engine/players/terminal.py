@@ -14,7 +14,7 @@ from typing import IO
 from ..actions import Discard, Draw, Drop, Hit, Spread, TakeDiscard
 from ..cards import count, sorted_hand
 from ..game import Game, cut_for_dealer, next_dealer
-from ..help import help_text, plural
+from ..help import first_hand_hint, help_text, plural
 from ..rules import Rules
 from ..view import SeatView
 from . import LEVELS, make_player
@@ -224,10 +224,15 @@ class TerminalGame:
                           "Type y to drop, anything else to choose again: ")
         return answer.lower() in ("y", "yes")
 
+    hinted = False  # the first-hand hint is shown once a session
+
     def human_turn(self, view: SeatView):
         if view.phase == "start":
             self.drawn = None
         self.show_table(view)
+        if not self.hinted:
+            self.say(first_hand_hint(self.rules) + " Type help for the rules.")
+            self.hinted = True
         legal = list(view.legal_actions)
         lays = [a for a in legal if not isinstance(a, Discard)]
         discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: a.card.sort_key)
@@ -287,6 +292,14 @@ class TerminalGame:
         out = game.outcome
         self.say("")
         what = ENDINGS.get(out.kind, out.kind)
+        if out.kind == "draw":
+            if self.rules.stock_out == "dead_hand":
+                what = "an empty stock: a dead hand, nobody pays"
+            else:
+                low = min(out.counts)
+                tied = [self.names[s] for s, c in enumerate(out.counts) if c == low]
+                what = (f"an empty stock with a tie for the lowest count ({', '.join(tied[:-1])} and {tied[-1]}, "
+                        f"{low}): nobody pays")
         if out.dropper is not None:
             dropper = self.names[out.dropper]
             what += f" by {'you' if dropper == 'You' else dropper}"
