@@ -57,6 +57,7 @@ class SeatPicture:
     note: str = ""
     shown: tuple[Card, ...] | None = None
     count: int | None = None  # the shown hand's count (the engine's, under the table's rules)
+    is_winner: bool = False  # at the showdown
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,9 +265,9 @@ def _seat_columns(n: int) -> int:
 
 
 def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: int) -> None:
-    edge = GOLD if seat.is_turn else PANEL_EDGE
-    canvas.draw.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=PANEL, outline=edge,
-                                  width=3 if seat.is_turn else 1)
+    lit = seat.is_turn or seat.is_winner
+    canvas.draw.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=PANEL, outline=GOLD if lit else PANEL_EDGE,
+                                  width=3 if lit else 1)
     right = x + w - 10
     if seat.total is not None:
         colour = PLUS if seat.total > 0 else MINUS if seat.total < 0 else TEXT
@@ -277,7 +278,7 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
         canvas.draw.ellipse([name_x, y + 10, name_x + 20, y + 30], fill=TEXT)
         canvas.text((name_x + 10, y + 20), "D", 14, PANEL, "mm")
         name_x += 26
-    canvas.text((name_x, y + 10), fit(seat.name, 20, right - name_x), 20, GOLD if seat.is_turn else TEXT)
+    canvas.text((name_x, y + 10), fit(seat.name, 20, right - name_x), 20, GOLD if lit else TEXT)
     row = y + 40
     if seat.shown is not None:
         room = w - 20 - SHOWN_CARD - 80  # leave room for the count
@@ -293,13 +294,14 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     notes = []
     if seat.is_turn:
         notes.append("to play")
-    if seat.is_away:
-        notes.append("away")
     if seat.note:
         notes.append(seat.note)
+    if seat.is_winner:
+        notes.append("wins")
+    if seat.is_away:
+        notes.append("away")
     if notes:
-        canvas.text((x + w - 10, y + h - 8), fit(" · ".join(notes), 15, w - 20), 15,
-                    GOLD if seat.is_turn else MUTED, "rd")
+        canvas.text((x + w - 10, y + h - 8), fit(" · ".join(notes), 15, w - 20), 15, GOLD if lit else MUTED, "rd")
 
 
 def _spread_rows(spreads, width: int) -> list[list[tuple[SpreadPicture, int]]]:
@@ -461,6 +463,13 @@ def table_picture_from_view(view: SeatView, *, totals=None, away=(), title: str 
     """The public table of a `SeatView`: its own hand is never read, so any seat's view
     gives the same picture (hands appear only at the showdown, when they are public)."""
     showdown = view.showdown
+    outcome = view.outcome
+
+    def note(s: int) -> str:
+        if outcome is not None:
+            return "dropped" if outcome.dropper == s else ""
+        return f"waiting {view.waits[s]}" if view.rules.waiting and view.waits[s] else ""
+
     seats = tuple(
         SeatPicture(
             name=name,
@@ -469,9 +478,10 @@ def table_picture_from_view(view: SeatView, *, totals=None, away=(), title: str 
             is_turn=view.outcome is None and view.turn == s,
             is_away=s in away,
             is_dealer=view.dealer == s,
-            note=f"waiting {view.waits[s]}" if view.rules.waiting and view.waits[s] else "",
+            note=note(s),
             shown=None if showdown is None else tuple(showdown[s]),
-            count=None if view.outcome is None else view.outcome.counts[s],
+            count=None if outcome is None else outcome.counts[s],
+            is_winner=outcome is not None and s in outcome.winners,
         )
         for s, name in enumerate(view.players)
     )

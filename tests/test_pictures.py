@@ -161,7 +161,11 @@ def test_hands_are_shown_on_the_table_only_at_the_showdown():
 
     game.apply(1, Drop())
     picture = render_table(table_picture_from_view(game.view(0), totals=game.outcome.payments))
-    assert all(s.shown is not None for s in table_picture_from_view(game.view(0)).seats)
+    seats = table_picture_from_view(game.view(0)).seats
+    assert all(s.shown is not None for s in seats)
+    assert [s.count for s in seats] == list(game.outcome.counts)
+    assert [s.is_winner for s in seats] == [s in game.outcome.winners for s in range(2)]
+    assert seats[1].note == "dropped" and seats[0].note == ""
     faces = sorted(box.card.index for box in picture.boxes if box.card is not None)
     assert faces == sorted(c.index for c in cards("As 2s 3s 4s 5d 9h 9d 8c 7c 6c Kc"))
     assert check_every_card(picture) == 11
