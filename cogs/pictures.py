@@ -44,6 +44,15 @@ SUIT_OF_SYMBOL = {suit.symbol: suit for suit in Suit}
 
 # ---------------------------------------------------------------------------- inputs
 
+def _tuples(value, *names: str) -> None:
+    """Turn the named list fields of a frozen picture input into tuples (the cache keys
+    on the inputs, so they must be hashable whatever sequence the caller passed)."""
+    for name in names:
+        items = getattr(value, name)
+        if items is not None and not isinstance(items, tuple):
+            object.__setattr__(value, name, tuple(items))
+
+
 @dataclass(frozen=True, slots=True)
 class SeatPicture:
     """One seat as everyone sees it. `shown` holds the hand only once it is public (showdown)."""
@@ -59,6 +68,9 @@ class SeatPicture:
     count: int | None = None  # the shown hand's count (the engine's, under the table's rules)
     is_winner: bool = False  # at the showdown
 
+    def __post_init__(self) -> None:
+        _tuples(self, "shown")
+
 
 @dataclass(frozen=True, slots=True)
 class SpreadPicture:
@@ -67,6 +79,10 @@ class SpreadPicture:
     owner: str
     cards: tuple[Card, ...]
     wild: tuple[tuple[Card, Card], ...] = ()
+
+    def __post_init__(self) -> None:
+        _tuples(self, "cards")
+        object.__setattr__(self, "wild", tuple(tuple(pair) for pair in self.wild))
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +95,9 @@ class TablePicture:
     stock: int = 0
     title: str = ""
 
+    def __post_init__(self) -> None:
+        _tuples(self, "seats", "spreads")
+
 
 @dataclass(frozen=True, slots=True)
 class HandPicture:
@@ -90,6 +109,9 @@ class HandPicture:
     count: int | None = None
     stock: int | None = None
     title: str = ""
+
+    def __post_init__(self) -> None:
+        _tuples(self, "cards")
 
 
 # ---------------------------------------------------------------------------- output

@@ -187,6 +187,11 @@ def test_pictures_are_cached_per_state():
     table = busy_table()
     first = render_table(table)
     assert render_table(busy_table()) is first  # an equal state costs nothing
+    as_lists = TablePicture(list(table.seats), [SpreadPicture(s.owner, list(s.cards)) for s in table.spreads],
+                            table.discard_top, table.stock, table.title)
+    assert render_table(as_lists) is first  # lists from the caller are keyed like tuples
+    hand = render_hand(HandPicture(cards("As 2s")))
+    assert render_hand(HandPicture(list(cards("As 2s")))) is hand
     other = render_table(TablePicture(table.seats, table.spreads, table.discard_top, 16, table.title))
     assert other.png != first.png
 
