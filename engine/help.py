@@ -103,6 +103,8 @@ def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) ->
         f"of the cards in your hand: {values}. Cards you lay on the table no longer count.",
     )]
     deal = f"{plural(rules.hand_size, 'card')} each from a {rules.deck}-card deck"
+    if rules.deck == 40:
+        deal += " (no 8s, 9s or 10s: in a run 7 is next to J)"
     if rules.jokers:
         deal += f" with {plural(rules.jokers, 'joker')} (jokers are never spread or hit)"
     deal += "; the next card is turned up to start the discard pile." if rules.upcard else \

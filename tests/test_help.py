@@ -48,6 +48,8 @@ def test_the_text_changes_with_the_house_rules():
     assert "2 stakes when you laid two new spreads that turn, otherwise 1 stake" in split
     assert "Tonk on the deal" not in help_text(Rules.from_dict({"instant_high": "off"}))
     assert "Waiting rule" not in standard
+    assert "in a run 7 is next to J" in help_text(Rules.preset("baton rouge"))
+    assert "7 cards each" in help_text(Rules.preset("seattle")) and "5 cards each" in standard
     assert "bars your drop for your next 3 turns" in help_text(Rules.preset("waiting"))
 
 
