@@ -166,7 +166,13 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
     record = build_v1_database(path)
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
-        assert await schema_version(database.engine) == 2
+        assert await schema_version(database.engine) == LATEST_VERSION == 3
+        async with database.engine.connect() as connection:
+            # version 3 fills in what the stats read from the hands already stored
+            rules = (await connection.exec_driver_sql("SELECT house_rules FROM hands")).scalar()
+            streaks = (await connection.exec_driver_sql("SELECT account, streak, best_streak FROM ledger ORDER BY account")).all()
+        assert rules == '{"preset":"seattle"}'
+        assert streaks == [("cpu:Goblin", 0, 0), ("user:700", 1, 1)]
         async with database.sessions() as session:
             settings = await get_guild_settings(session, guild_id=7)
             assert (settings.rules, settings.stake, settings.scoring_mode) == ({"preset": "seattle", "jokers": 2}, 5, "pushups")

@@ -40,6 +40,24 @@ from .ledger import (
     start_new_season,
 )
 from .migrations import LATEST_VERSION, migrate, schema_version
+from .seasons import name_season, season_names
+from .stats import (
+    TOP_CATEGORIES,
+    BalancePoint,
+    Leaderboard,
+    OpponentNet,
+    PlayerStats,
+    ServerStats,
+    Tally,
+    TopEntry,
+    balance_history,
+    computer_accounts,
+    display_names,
+    opponent_flows,
+    player_stats,
+    server_stats,
+    top,
+)
 from .models import (
     OUTCOMES,
     SCORING_MODES,
@@ -50,6 +68,7 @@ from .models import (
     LedgerEntry,
     LiveTable,
     SeasonArchive,
+    SeasonName,
 )
 from .players import PlayerRef
 from .tables import (
@@ -64,6 +83,24 @@ from .tables import (
 from .transactions import read_transaction, write_transaction
 
 __all__ = [
+    "TOP_CATEGORIES",
+    "BalancePoint",
+    "Leaderboard",
+    "OpponentNet",
+    "PlayerStats",
+    "SeasonName",
+    "ServerStats",
+    "Tally",
+    "TopEntry",
+    "balance_history",
+    "computer_accounts",
+    "display_names",
+    "name_season",
+    "opponent_flows",
+    "player_stats",
+    "season_names",
+    "server_stats",
+    "top",
     "DEFAULT_DATABASE_URL",
     "LATEST_VERSION",
     "OUTCOMES",

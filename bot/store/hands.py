@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, exists, func, insert
+from sqlalchemy import Connection, bindparam, case, exists, func, insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
+from .migrations import house_rules_key
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, LedgerEntry, utcnow
 from .players import PlayerRef
 from .transactions import read_transaction, write_transaction
@@ -151,6 +152,7 @@ async def record_finished_hand(
         "scoring_mode": scoring_mode,
         "record": record,
         "result": result,
+        "house_rules": house_rules_key(record.get("rules", {"preset": "standard"})),
     }
     seat_rows = [
         {
@@ -177,6 +179,9 @@ async def record_finished_hand(
             "catches": int(outcome == "caught" and seat in winners),
             "caught_drops": int(outcome == "caught" and seat == dropper),
             "updated_at": finished_at,
+            "streak": int(seat in winners),
+            "best_streak": int(seat in winners),
+            "decisive": outcome not in _NO_WINNERS,
         }
         for seat, player in enumerate(players)
     ]
@@ -216,12 +221,18 @@ def _ledger_upsert() -> Any:
     hand_season = select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
     statement = sqlite_insert(_ledger).values(season=hand_season)
     added = ("balance", "pushups", "hands", "wins", "tonk_outs", "catches", "caught_drops")
+    # A win extends the season's streak, a loss ends it, a hand nobody won leaves it.
+    # (On the right of SET, the ledger's columns are their values before this update.)
+    won = statement.excluded.wins > 0
+    longer = _ledger.c.streak + 1
     return statement.on_conflict_do_update(
         index_elements=["guild_id", "season", "account"],
         set_={
             "display_name": statement.excluded.display_name,
             "updated_at": statement.excluded.updated_at,
             **{name: _ledger.c[name] + statement.excluded[name] for name in added},
+            "streak": case((won, longer), (bindparam("decisive"), 0), else_=_ledger.c.streak),
+            "best_streak": case((won & (longer > _ledger.c.best_streak), longer), else_=_ledger.c.best_streak),
         },
     )
 

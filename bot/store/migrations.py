@@ -21,8 +21,16 @@ Versions:
        deleting them. Adds ``guild_settings.season`` and ``season_started_at``,
        ``hands.season``, the ``season_archive`` table, and rebuilds ``ledger``
        with the season in its primary key (old rows become season 1).
+    3. player stats: ``hands.house_rules`` (the record's rules as canonical
+       JSON text, so the rules played most are counted by an index), the
+       ``ledger`` streak columns (``streak``, ``best_streak``, per season, so the
+       top streaks need no scan of every hand), the ``season_names`` table, and
+       the indexes the stats queries read: hand seats by account then hand, and
+       hands by server, season, outcome and rules. Existing rows are filled in
+       from the stored hands.
 """
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -171,6 +179,62 @@ V2_DDL: tuple[str, ...] = (
 )
 
 
+V3_DDL: tuple[str, ...] = (
+    "ALTER TABLE hands ADD COLUMN house_rules VARCHAR NOT NULL DEFAULT '{\"preset\":\"standard\"}'",
+    "CREATE INDEX ix_hands_guild_season_outcome ON hands (guild_id, season, outcome, house_rules)",
+    # (account, hand_pk) serves every lookup the (account) index served, in hand order too.
+    "DROP INDEX ix_hand_seats_account",
+    "CREATE INDEX ix_hand_seats_account_hand ON hand_seats (account, hand_pk)",
+    "ALTER TABLE ledger ADD COLUMN streak INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE ledger ADD COLUMN best_streak INTEGER NOT NULL DEFAULT 0",
+    """
+    CREATE TABLE season_names (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL CHECK (season >= 1),
+        name VARCHAR NOT NULL,
+        named_at DATETIME NOT NULL,
+        PRIMARY KEY (guild_id, season)
+    )
+    """,
+)
+
+
+def house_rules_key(rules: object) -> str:
+    """A hand's rules dict as canonical JSON text: equal rules, equal text."""
+    return json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_NO_WINNER_OUTCOMES = ("void", "draw")
+
+
+def _apply_v3(connection: Connection) -> None:
+    _run_all(V3_DDL)(connection)
+    hands = connection.exec_driver_sql("SELECT id, record FROM hands").all()
+    if hands:
+        connection.exec_driver_sql(
+            "UPDATE hands SET house_rules = ? WHERE id = ?",
+            [(house_rules_key(json.loads(record).get("rules", {"preset": "standard"})), pk) for pk, record in hands],
+        )
+    # Streaks per server, season and account, replayed in the order the hands were written.
+    streaks: dict[tuple[int, int, str], list[int]] = {}
+    seats = connection.exec_driver_sql(
+        "SELECT h.guild_id, h.season, h.outcome, s.account, s.won"
+        " FROM hand_seats s JOIN hands h ON h.id = s.hand_pk ORDER BY h.id, s.seat"
+    )
+    for guild_id, season, outcome, account, won in seats:
+        streak = streaks.setdefault((guild_id, season, account), [0, 0])
+        if won:
+            streak[0] += 1
+            streak[1] = max(streak[1], streak[0])
+        elif outcome not in _NO_WINNER_OUTCOMES:
+            streak[0] = 0
+    if streaks:
+        connection.exec_driver_sql(
+            "UPDATE ledger SET streak = ?, best_streak = ? WHERE guild_id = ? AND season = ? AND account = ?",
+            [(current, best, *key) for key, (current, best) in streaks.items()],
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -189,6 +253,7 @@ def _run_all(statements: tuple[str, ...]) -> Callable[[Connection], None]:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "first schema", _run_all(V1_DDL)),
     Migration(2, "seasons: archive standings on reset", _run_all(V2_DDL)),
+    Migration(3, "player stats: rules per hand, streaks, season names, indexes", _apply_v3),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -126,7 +126,10 @@ class Hand(SQLModel, table=True):
     """A finished hand: its full record and result, written exactly once per ``hand_id``."""
 
     __tablename__ = "hands"
-    __table_args__ = (Index("ix_hands_guild_season", "guild_id", "season", "id"),)
+    __table_args__ = (
+        Index("ix_hands_guild_season", "guild_id", "season", "id"),
+        Index("ix_hands_guild_season_outcome", "guild_id", "season", "outcome", "house_rules"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     hand_id: str = Field(unique=True)
@@ -142,13 +145,15 @@ class Hand(SQLModel, table=True):
     result: dict[str, Any] = Field(sa_type=JSON(none_as_null=True), nullable=False)
     """The replay result: outcome, winners, counts, payments, pushups (and dropper)."""
     season: int = Field(default=FIRST_SEASON)
+    house_rules: str = Field(default='{"preset":"standard"}')
+    """The record's rules as canonical JSON text (schema v3), so the rules played most are counted by an index."""
 
 
 class HandSeat(SQLModel, table=True):
     """One seat of a finished hand: who sat there and what the hand did to them."""
 
     __tablename__ = "hand_seats"
-    __table_args__ = (Index("ix_hand_seats_account", "account"),)
+    __table_args__ = (Index("ix_hand_seats_account_hand", "account", "hand_pk"),)
 
     hand_pk: int = Field(primary_key=True, foreign_key="hands.id", ondelete="CASCADE")
     seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
@@ -177,6 +182,10 @@ class LedgerEntry(SQLModel, table=True):
     catches: int = 0
     caught_drops: int = 0
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    streak: int = 0
+    """Hands won in a row in this season, up to its latest hand (schema v3); a hand nobody won does not break it."""
+    best_streak: int = 0
+    """The longest such run in this season (schema v3)."""
 
 
 class SeasonArchive(SQLModel, table=True):
@@ -188,3 +197,14 @@ class SeasonArchive(SQLModel, table=True):
     season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
     ended_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class SeasonName(SQLModel, table=True):
+    """The name a server's host gave one of its seasons, current or ended (schema v3)."""
+
+    __tablename__ = "season_names"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    name: str
+    named_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
