@@ -29,6 +29,7 @@ from bot.store import (
     name_season,
     opponent_flows,
     player_stats,
+    player_stats_from_hands,
     record_finished_hand,
     season_names,
     server_stats,
@@ -133,9 +134,13 @@ async def test_nobody_who_never_played_has_stats(played):
     assert await stats_of(played, PlayerRef.human(99, "Nobody")) is None
 
 
-async def test_the_ledger_kept_per_hand_agrees_with_the_hands(played):
+async def test_the_summaries_kept_per_hand_agree_with_aggregates_over_the_hands(played):
     async with played.sessions() as session:
         for season in (1, 2):
+            for player in (ALICE, BOB, CLEO, GOBLIN):
+                fast = await player_stats(session, guild_id=GUILD, account=player.account, season=season)
+                slow = await player_stats_from_hands(session, guild_id=GUILD, account=player.account, season=season)
+                assert fast == slow, (season, player)
             for row in await standings(session, guild_id=GUILD, mode="stakes", season=season):
                 figures = (await player_stats(session, guild_id=GUILD, account=row.account, season=season)).this_season
                 assert (row.balance, row.pushups, row.hands, row.wins, row.tonk_outs, row.catches, row.caught_drops) == (

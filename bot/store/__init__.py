@@ -55,6 +55,7 @@ from .stats import (
     display_names,
     opponent_flows,
     player_stats,
+    player_stats_from_hands,
     server_stats,
     top,
 )
@@ -69,6 +70,8 @@ from .models import (
     LiveTable,
     SeasonArchive,
     SeasonName,
+    HandTally,
+    Rival,
 )
 from .players import PlayerRef
 from .tables import (
@@ -89,6 +92,8 @@ __all__ = [
     "OpponentNet",
     "PlayerStats",
     "SeasonName",
+    "HandTally",
+    "Rival",
     "ServerStats",
     "Tally",
     "TopEntry",
@@ -98,6 +103,7 @@ __all__ = [
     "name_season",
     "opponent_flows",
     "player_stats",
+    "player_stats_from_hands",
     "season_names",
     "server_stats",
     "top",

@@ -22,23 +22,24 @@ Versions:
        ``hands.season``, the ``season_archive`` table, and rebuilds ``ledger``
        with the season in its primary key (old rows become season 1).
     3. player stats: ``hands.house_rules`` (the record's rules as canonical
-       JSON text, so the rules played most are counted by an index), the
-       ``ledger`` streak columns (``streak``, ``best_streak``, per season, so the
-       top streaks need no scan of every hand), the ``season_names`` table, and
-       the indexes the stats queries read: hand seats by account then hand, and
-       hands by server, season, outcome and rules. Existing rows are filled in
-       from the stored hands.
+       JSON text), the ledger's stats columns (wins of each kind, biggest win
+       and loss, losses, streaks), the ``rivals`` and ``hand_tallies`` tables
+       (see ``summaries.py``), ``season_names``, and an index of hand seats by
+       account then hand (it replaces the one by account). The new columns and
+       tables are filled in by replaying the hands already stored.
 """
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import groupby
 
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .errors import SchemaTooNewError
+from .summaries import StoredHand, replay
 from .transactions import IMMEDIATE
 
 SCHEMA_VERSION_DDL = (
@@ -137,6 +138,8 @@ V1_DDL: tuple[str, ...] = (
     """,
 )
 
+_V3_LEDGER = ("run_outs", "drops_won", "instant_wins", "losses", "biggest_win", "biggest_loss", "streak", "best_streak",
+              "opening_streak")
 _LEDGER_COUNTERS = "display_name, balance, pushups, hands, wins, tonk_outs, catches, caught_drops, updated_at"
 
 V2_DDL: tuple[str, ...] = (
@@ -181,12 +184,31 @@ V2_DDL: tuple[str, ...] = (
 
 V3_DDL: tuple[str, ...] = (
     "ALTER TABLE hands ADD COLUMN house_rules VARCHAR NOT NULL DEFAULT '{\"preset\":\"standard\"}'",
-    "CREATE INDEX ix_hands_guild_season_outcome ON hands (guild_id, season, outcome, house_rules)",
     # (account, hand_pk) serves every lookup the (account) index served, in hand order too.
     "DROP INDEX ix_hand_seats_account",
     "CREATE INDEX ix_hand_seats_account_hand ON hand_seats (account, hand_pk)",
-    "ALTER TABLE ledger ADD COLUMN streak INTEGER NOT NULL DEFAULT 0",
-    "ALTER TABLE ledger ADD COLUMN best_streak INTEGER NOT NULL DEFAULT 0",
+    *(f"ALTER TABLE ledger ADD COLUMN {name} INTEGER NOT NULL DEFAULT 0" for name in _V3_LEDGER),
+    """
+    CREATE TABLE rivals (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        account VARCHAR NOT NULL,
+        opponent VARCHAR NOT NULL,
+        hands INTEGER NOT NULL DEFAULT 0,
+        net FLOAT NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, season, account, opponent)
+    )
+    """,
+    f"""
+    CREATE TABLE hand_tallies (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        outcome VARCHAR NOT NULL CHECK (outcome IN {_OUTCOMES}),
+        house_rules VARCHAR NOT NULL,
+        hands INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, season, outcome, house_rules)
+    )
+    """,
     """
     CREATE TABLE season_names (
         guild_id INTEGER NOT NULL,
@@ -204,7 +226,17 @@ def house_rules_key(rules: object) -> str:
     return json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-_NO_WINNER_OUTCOMES = ("void", "draw")
+def stored_hands(connection: Connection) -> Iterator[StoredHand]:
+    """Every stored hand with its seats, in the order they were written."""
+    rows = connection.exec_driver_sql(
+        "SELECT h.id, h.guild_id, h.season, h.outcome, h.dropper, h.house_rules, s.account, s.display_name,"
+        " s.payment, s.pushups, s.won FROM hands h JOIN hand_seats s ON s.hand_pk = h.id ORDER BY h.id, s.seat"
+    )
+    for _, group in groupby(rows, key=lambda row: row[0]):
+        seats = list(group)
+        first = seats[0]
+        yield StoredHand(first[1], first[2], first[3], first[4], first[5],
+                         tuple((row[6], row[7], row[8], row[9], bool(row[10])) for row in seats))
 
 
 def _apply_v3(connection: Connection) -> None:
@@ -215,23 +247,20 @@ def _apply_v3(connection: Connection) -> None:
             "UPDATE hands SET house_rules = ? WHERE id = ?",
             [(house_rules_key(json.loads(record).get("rules", {"preset": "standard"})), pk) for pk, record in hands],
         )
-    # Streaks per server, season and account, replayed in the order the hands were written.
-    streaks: dict[tuple[int, int, str], list[int]] = {}
-    seats = connection.exec_driver_sql(
-        "SELECT h.guild_id, h.season, h.outcome, s.account, s.won"
-        " FROM hand_seats s JOIN hands h ON h.id = s.hand_pk ORDER BY h.id, s.seat"
-    )
-    for guild_id, season, outcome, account, won in seats:
-        streak = streaks.setdefault((guild_id, season, account), [0, 0])
-        if won:
-            streak[0] += 1
-            streak[1] = max(streak[1], streak[0])
-        elif outcome not in _NO_WINNER_OUTCOMES:
-            streak[0] = 0
-    if streaks:
+    summaries = replay(stored_hands(connection))
+    if summaries.ledger:
         connection.exec_driver_sql(
-            "UPDATE ledger SET streak = ?, best_streak = ? WHERE guild_id = ? AND season = ? AND account = ?",
-            [(current, best, *key) for key, (current, best) in streaks.items()],
+            f"UPDATE ledger SET {', '.join(f'{name} = ?' for name in _V3_LEDGER)}"
+            " WHERE guild_id = ? AND season = ? AND account = ?",
+            [(*(row[name] for name in _V3_LEDGER), *key) for key, row in summaries.ledger.items()],
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO rivals (guild_id, season, account, opponent, hands, net) VALUES (?, ?, ?, ?, ?, ?)",
+            [(*key, hands, net) for key, (hands, net) in summaries.rivals.items()],
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO hand_tallies (guild_id, season, outcome, house_rules, hands) VALUES (?, ?, ?, ?, ?)",
+            [(*key, hands) for key, hands in summaries.tallies.items()],
         )
 
 

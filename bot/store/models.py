@@ -126,10 +126,7 @@ class Hand(SQLModel, table=True):
     """A finished hand: its full record and result, written exactly once per ``hand_id``."""
 
     __tablename__ = "hands"
-    __table_args__ = (
-        Index("ix_hands_guild_season", "guild_id", "season", "id"),
-        Index("ix_hands_guild_season_outcome", "guild_id", "season", "outcome", "house_rules"),
-    )
+    __table_args__ = (Index("ix_hands_guild_season", "guild_id", "season", "id"),)
 
     id: int | None = Field(default=None, primary_key=True)
     hand_id: str = Field(unique=True)
@@ -146,7 +143,7 @@ class Hand(SQLModel, table=True):
     """The replay result: outcome, winners, counts, payments, pushups (and dropper)."""
     season: int = Field(default=FIRST_SEASON)
     house_rules: str = Field(default='{"preset":"standard"}')
-    """The record's rules as canonical JSON text (schema v3), so the rules played most are counted by an index."""
+    """The record's rules as canonical JSON text (schema v3): equal rules, equal text."""
 
 
 class HandSeat(SQLModel, table=True):
@@ -182,10 +179,20 @@ class LedgerEntry(SQLModel, table=True):
     catches: int = 0
     caught_drops: int = 0
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    # schema v3: the figures of a player's stats (see summaries.py)
+    run_outs: int = 0
+    drops_won: int = 0
+    instant_wins: int = 0
+    losses: int = 0
+    """Hands lost: not won, and somebody won (void and drawn hands are neither)."""
+    biggest_win: int = 0
+    biggest_loss: int = 0
+    """The most lost in one hand, as a negative number (0 if never)."""
     streak: int = 0
-    """Hands won in a row in this season, up to its latest hand (schema v3); a hand nobody won does not break it."""
+    """Hands won in a row in this season, up to its latest hand; a hand nobody won does not break it."""
     best_streak: int = 0
-    """The longest such run in this season (schema v3)."""
+    opening_streak: int = 0
+    """Wins before the season's first loss: joins streaks across seasons."""
 
 
 class SeasonArchive(SQLModel, table=True):
@@ -208,3 +215,31 @@ class SeasonName(SQLModel, table=True):
     season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     name: str
     named_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class Rival(SQLModel, table=True):
+    """What one account won from (or lost to) one opponent on one server in one season (schema v3).
+
+    ``net`` is the sum of each shared hand's proportional split (summaries.pairwise_flows).
+    """
+
+    __tablename__ = "rivals"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    account: str = Field(primary_key=True)
+    opponent: str = Field(primary_key=True)
+    hands: int = 0
+    net: float = 0.0
+
+
+class HandTally(SQLModel, table=True):
+    """How many of a server's hands in a season ended one way under one set of house rules (schema v3)."""
+
+    __tablename__ = "hand_tallies"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    outcome: str = Field(primary_key=True)
+    house_rules: str = Field(primary_key=True)
+    hands: int = 0

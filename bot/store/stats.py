@@ -1,13 +1,15 @@
-"""Player and server statistics, computed from the stored hands by SQL aggregates.
+"""Player and server statistics: from per-season summaries, checked against the stored hands.
 
 The finished hands (``hands`` and their ``hand_seats``) are the one source of
-truth: a player's figures, their streaks, their net against each opponent and
-a server's endings are aggregates over those rows, in SQL that SQLite and
-PostgreSQL both run (window functions, ``CASE``, no JSON functions). The
-leaderboard reads the per-season ``ledger`` rows instead, which the same
-transaction as each hand keeps, so that ranking a whole server needs no scan of
-its every hand. A retried hand write is refused by the unique hand id before
-any of those rows is touched, so nothing is counted twice.
+truth. The figures a player asks for are read from the summaries written in
+the same transaction as each hand (``ledger``, ``rivals``, ``hand_tallies``;
+see ``summaries.py``), a few rows per account and season, so that a profile, a
+leaderboard or a server's stats never scan a server's every hand. A retried
+hand write is refused by the unique hand id before any summary is touched, so
+nothing is counted twice. ``player_stats_from_hands`` computes the same
+figures by SQL aggregates over the hands themselves (window functions for the
+streaks, ``CASE`` for the counters; SQL that SQLite and PostgreSQL both run):
+the tests hold the two to the same figures, and an admin can audit with it.
 
 Definitions (what a player sees):
     - hands: every finished hand the account sat in, void and drawn ones too;
@@ -22,7 +24,7 @@ Definitions (what a player sees):
     - net against an opponent: each hand's payments split pairwise in
       proportion (every loser pays each winner its share of what the winners
       took), summed over the hands both played. Exact when one player wins, and
-      for every standard caught drop; a split nobody can tell apart otherwise.
+      for every standard caught drop.
 """
 
 from collections.abc import Sequence
@@ -35,7 +37,8 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
 from .ledger import _season_or_current
-from .models import Hand, HandSeat, LedgerEntry
+from .models import Hand, HandSeat, HandTally, LedgerEntry, Rival
+from .summaries import join_streaks
 from .players import COMPUTER_PREFIX
 from .transactions import read_transaction
 
@@ -300,13 +303,10 @@ async def _display_names(session: AsyncSession, guild_id: int, accounts: Sequenc
     return dict(rows.all())
 
 
-async def player_stats(
+async def player_stats_from_hands(
     session: AsyncSession, *, guild_id: int, account: str, season: int | None = None
 ) -> PlayerStats | None:
-    """An account's figures on the server, in ``season`` (default: the current one) and all time.
-
-    None if the account never played a hand on the server.
-    """
+    """``player_stats`` computed by aggregates over the stored hands: the slow, direct way, for audits."""
     async with read_transaction(session):
         season = await _season_or_current(session, guild_id, season)
         groups = (await session.exec(_tally_statement(guild_id, account, season))).all()
@@ -330,6 +330,64 @@ async def player_stats(
         )
     )
     return PlayerStats(account, names.get(account, account), season, this_season, all_time, current, opponents)
+
+
+_TALLY_COLUMNS = (
+    LedgerEntry.hands, LedgerEntry.wins, LedgerEntry.balance, LedgerEntry.pushups, LedgerEntry.tonk_outs,
+    LedgerEntry.run_outs, LedgerEntry.drops_won, LedgerEntry.caught_drops, LedgerEntry.catches,
+    LedgerEntry.instant_wins, LedgerEntry.biggest_win, LedgerEntry.biggest_loss, LedgerEntry.best_streak,
+)
+
+
+async def player_stats(
+    session: AsyncSession, *, guild_id: int, account: str, season: int | None = None
+) -> PlayerStats | None:
+    """An account's figures on the server, in ``season`` (default: the current one) and all time.
+
+    None if the account never played a hand on the server. Read from the
+    summaries: one ledger row per season played, one rivals row per opponent and season.
+    """
+    async with read_transaction(session):
+        season = await _season_or_current(session, guild_id, season)
+        rows = (
+            await session.exec(
+                select(LedgerEntry.season, LedgerEntry.display_name, LedgerEntry.streak, LedgerEntry.opening_streak,
+                       LedgerEntry.losses, *_TALLY_COLUMNS)
+                .where(LedgerEntry.guild_id == guild_id, LedgerEntry.account == account)
+                .order_by(LedgerEntry.season)
+            )
+        ).all()
+        if not rows:
+            return None
+        in_season = col(Rival.season) == season
+        rival_rows = (
+            await session.exec(
+                select(Rival.opponent, func.sum(Rival.hands), func.sum(Rival.net),
+                       func.coalesce(func.sum(case((in_season, Rival.hands), else_=0)), 0),
+                       func.coalesce(func.sum(case((in_season, Rival.net), else_=literal(0.0))), 0.0))
+                .where(Rival.guild_id == guild_id, Rival.account == account)
+                .group_by(Rival.opponent)
+            )
+        ).all()
+        names = await _display_names(session, guild_id, [row[0] for row in rival_rows])
+    this_season, all_time = Tally(), Tally()
+    for _, _, _, _, _, *figures in rows:
+        all_time += Tally(*figures)
+    for row in rows:
+        if row[0] == season:
+            this_season = Tally(*row[5:])
+    best, current = join_streaks((row[2], row[-1], row[3], row[4]) for row in rows)
+    all_time = Tally(**{**_as_dict(all_time), "best_streak": best})
+    opponents = tuple(
+        sorted(
+            (
+                OpponentNet(other, names.get(other, other), hands, float(net), season_hands, float(season_net))
+                for other, hands, net, season_hands, season_net in rival_rows
+            ),
+            key=lambda o: (-o.hands, o.display_name),
+        )
+    )
+    return PlayerStats(account, rows[-1][1], season, this_season, all_time, current, opponents)
 
 
 def _as_dict(tally: Tally) -> dict[str, int]:
@@ -394,12 +452,10 @@ async def server_stats(session: AsyncSession, *, guild_id: int, season: int | No
     """The server's hands in ``season`` (default: the current one) and all time, its endings and rules."""
     async with read_transaction(session):
         season = await _season_or_current(session, guild_id, season)
-        in_season = col(Hand.season) == season
         rows = (
             await session.exec(
-                select(in_season, Hand.outcome, Hand.house_rules, func.count())
-                .where(Hand.guild_id == guild_id)
-                .group_by(in_season, Hand.outcome, Hand.house_rules)
+                select(HandTally.season, HandTally.outcome, HandTally.house_rules, HandTally.hands)
+                .where(HandTally.guild_id == guild_id)
             )
         ).all()
         players = (
@@ -409,8 +465,8 @@ async def server_stats(session: AsyncSession, *, guild_id: int, season: int | No
         ).one()
     endings: dict[str, int] = {}
     rules: dict[str, int] = {}
-    for this_season, outcome, house_rules, hands in rows:
-        if this_season:
+    for tally_season, outcome, house_rules, hands in rows:
+        if tally_season == season:
             endings[outcome] = endings.get(outcome, 0) + hands
             rules[house_rules] = rules.get(house_rules, 0) + hands
     return ServerStats(
@@ -430,22 +486,37 @@ def _most_first(counts: dict[str, int]) -> tuple[tuple[str, int], ...]:
 async def balance_history(
     session: AsyncSession, *, guild_id: int, account: str, limit: int = 200
 ) -> list[BalancePoint]:
-    """The account's last ``limit`` hands on the server, oldest first, with its season balance after each."""
+    """The account's last ``limit`` hands on the server, oldest first, with its season balance after each.
+
+    Reads only those hands: a season's balance after its last hand is the
+    ledger's, and each earlier point is found by taking that hand's payment back.
+    """
     limit = checks.check_int("limit", limit, minimum=1)
-    running = (
-        select(
-            col(Hand.id).label("hand_pk"),
-            col(Hand.season).label("season"),
-            col(HandSeat.payment).label("payment"),
-            func.sum(HandSeat.payment).over(partition_by=Hand.season, order_by=Hand.id).label("season_balance"),
-        )
-        .join(Hand, col(Hand.id) == col(HandSeat.hand_pk))
-        .where(*_players_hands(guild_id, account))
-        .subquery()
-    )
     async with read_transaction(session):
-        rows = (await session.exec(select(*running.c).order_by(running.c.hand_pk.desc()).limit(limit))).all()
-    return [BalancePoint(*row) for row in reversed(rows)]
+        rows = (
+            await session.exec(
+                select(Hand.id, Hand.season, HandSeat.payment)
+                .join(Hand, col(Hand.id) == col(HandSeat.hand_pk))
+                .where(*_players_hands(guild_id, account))
+                .order_by(col(HandSeat.hand_pk).desc())
+                .limit(limit)
+            )
+        ).all()
+        balances = dict(
+            (
+                await session.exec(
+                    select(LedgerEntry.season, LedgerEntry.balance).where(
+                        LedgerEntry.guild_id == guild_id, LedgerEntry.account == account,
+                        col(LedgerEntry.season).in_({row[1] for row in rows}),
+                    )
+                )
+            ).all()
+        )
+    points = []
+    for hand_pk, season, payment in rows:  # newest first
+        points.append(BalancePoint(hand_pk, season, payment, balances[season]))
+        balances[season] -= payment
+    return points[::-1]
 
 
 async def opponent_flows(
