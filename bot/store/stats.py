@@ -28,7 +28,7 @@ Definitions (what a player sees):
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlalchemy import Float, and_, case, cast, func, literal
@@ -316,20 +316,10 @@ async def player_stats_from_hands(
         opponent_rows = (await session.exec(_opponents_statement(guild_id, account, season))).all()
         names = await _display_names(session, guild_id, [account, *(row[0] for row in opponent_rows)])
     tallies = {bool(in_season): Tally(*figures) for in_season, *figures in groups}
-    this_season = tallies.get(True, Tally())
-    this_season = Tally(**{**_as_dict(this_season), "best_streak": best_season})
-    all_time = this_season + tallies.get(False, Tally())
-    all_time = Tally(**{**_as_dict(all_time), "best_streak": best_all})
-    opponents = tuple(
-        sorted(
-            (
-                OpponentNet(other, names.get(other, other), hands, float(net), season_hands, float(season_net))
-                for other, hands, net, season_hands, season_net in opponent_rows
-            ),
-            key=lambda o: (-o.hands, o.display_name),
-        )
-    )
-    return PlayerStats(account, names.get(account, account), season, this_season, all_time, current, opponents)
+    this_season = replace(tallies.get(True, Tally()), best_streak=best_season)
+    all_time = replace(this_season + tallies.get(False, Tally()), best_streak=best_all)
+    return PlayerStats(account, names.get(account, account), season, this_season, all_time, current,
+                       _opponents(opponent_rows, names))
 
 
 _TALLY_COLUMNS = (
@@ -377,21 +367,17 @@ async def player_stats(
         if row[0] == season:
             this_season = Tally(*row[5:])
     best, current = join_streaks((row[2], row[-1], row[3], row[4]) for row in rows)
-    all_time = Tally(**{**_as_dict(all_time), "best_streak": best})
-    opponents = tuple(
-        sorted(
-            (
-                OpponentNet(other, names.get(other, other), hands, float(net), season_hands, float(season_net))
-                for other, hands, net, season_hands, season_net in rival_rows
-            ),
-            key=lambda o: (-o.hands, o.display_name),
-        )
+    all_time = replace(all_time, best_streak=best)
+    return PlayerStats(account, rows[-1][1], season, this_season, all_time, current, _opponents(rival_rows, names))
+
+
+def _opponents(rows: Sequence[Any], names: dict[str, str]) -> tuple[OpponentNet, ...]:
+    """(opponent, hands, net, season hands, season net) rows, most hands together first."""
+    opponents = (
+        OpponentNet(other, names.get(other, other), hands, float(net), season_hands, float(season_net))
+        for other, hands, net, season_hands, season_net in rows
     )
-    return PlayerStats(account, rows[-1][1], season, this_season, all_time, current, opponents)
-
-
-def _as_dict(tally: Tally) -> dict[str, int]:
-    return {name: getattr(tally, name) for name in Tally.__slots__}  # type: ignore[attr-defined]
+    return tuple(sorted(opponents, key=lambda o: (-o.hands, o.display_name)))
 
 
 def _top_metric(category: str) -> tuple[Any, bool]:
