@@ -17,7 +17,7 @@ from engine import Rules, RulesError
 from bot.errors import UserError
 from bot.store import (TOP_CATEGORIES, Database, Leaderboard, PlayerRef, PlayerStats, ServerStats, balance_history,
                        computer_accounts, current_season, display_names, name_season, opponent_flows, player_stats,
-                       read_transaction, season_names, server_stats, top)
+                       read_transaction, season_label, season_names, server_stats, top)
 
 CHART_HANDS = 100
 """How many of a player's last hands the balance chart shows."""
@@ -87,12 +87,10 @@ class StatsService:
         self.db = db
 
     async def _season(self, session, guild_id: int, season: int | None) -> SeasonLabel:
-        current = await current_season(session, guild_id=guild_id)
-        number = current if season is None else season
+        number, current, name = await season_label(session, guild_id=guild_id, season=season)
         if number > current:
             raise UserError(f"Season {number} has not begun: this server is in season {current}.")
-        names = await season_names(session, guild_id=guild_id)
-        return SeasonLabel(number, names.get(number), number != current)
+        return SeasonLabel(number, name, number != current)
 
     async def player(self, *, guild_id: int, account: str, season: int | None = None,
                      name: str | None = None) -> PlayerReport:

@@ -40,7 +40,7 @@ from .ledger import (
     start_new_season,
 )
 from .migrations import LATEST_VERSION, migrate, schema_version
-from .seasons import name_season, season_names
+from .seasons import name_season, season_label, season_names
 from .stats import (
     TOP_CATEGORIES,
     BalancePoint,
@@ -104,6 +104,7 @@ __all__ = [
     "opponent_flows",
     "player_stats",
     "player_stats_from_hands",
+    "season_label",
     "season_names",
     "server_stats",
     "top",

@@ -5,13 +5,14 @@ and hands, so renaming changes no figure. The upsert is written with the
 backend's own ``INSERT ... ON CONFLICT`` (SQLite and PostgreSQL spell it alike).
 """
 
+from sqlalchemy import func
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
 from .ledger import _season_or_current
-from .models import FIRST_SEASON, SeasonName, utcnow
+from .models import FIRST_SEASON, GuildSettings, SeasonName, utcnow
 from .transactions import read_transaction, write_transaction
 
 MAX_SEASON_NAME = 50
@@ -54,3 +55,18 @@ async def season_names(session: AsyncSession, *, guild_id: int) -> dict[int, str
     async with read_transaction(session):
         rows = await session.exec(select(SeasonName.season, SeasonName.name).where(SeasonName.guild_id == guild_id))
         return dict(rows.all())
+
+
+async def season_label(session: AsyncSession, *, guild_id: int, season: int | None = None) -> tuple[int, int, str | None]:
+    """(the season, the server's current season, the season's name or None), in one query.
+
+    ``season`` defaults to the current one; it is not checked against the current one.
+    """
+    current = func.coalesce(
+        select(GuildSettings.season).where(GuildSettings.guild_id == guild_id).scalar_subquery(), FIRST_SEASON
+    )
+    wanted = current if season is None else checks.check_int("season", season, minimum=FIRST_SEASON)
+    name = select(SeasonName.name).where(SeasonName.guild_id == guild_id, SeasonName.season == wanted).scalar_subquery()
+    async with read_transaction(session):
+        current_season, season_name = (await session.exec(select(current, name))).one()
+    return (current_season if season is None else season), current_season, season_name

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Float, and_, case, cast, func, literal
+from sqlalchemy import Float, and_, case, cast, func, literal, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -350,16 +350,25 @@ async def player_stats(
         if not rows:
             return None
         in_season = col(Rival.season) == season
+        latest_name = (
+            select(LedgerEntry.display_name)
+            .where(LedgerEntry.guild_id == guild_id, LedgerEntry.account == Rival.opponent)
+            .order_by(col(LedgerEntry.season).desc())
+            .limit(1)
+            .correlate(Rival)
+            .scalar_subquery()
+        )
         rival_rows = (
             await session.exec(
                 select(Rival.opponent, func.sum(Rival.hands), func.sum(Rival.net),
                        func.coalesce(func.sum(case((in_season, Rival.hands), else_=0)), 0),
-                       func.coalesce(func.sum(case((in_season, Rival.net), else_=literal(0.0))), 0.0))
+                       func.coalesce(func.sum(case((in_season, Rival.net), else_=literal(0.0))), 0.0),
+                       func.max(latest_name))
                 .where(Rival.guild_id == guild_id, Rival.account == account)
                 .group_by(Rival.opponent)
             )
         ).all()
-        names = await _display_names(session, guild_id, [row[0] for row in rival_rows])
+    names = {row[0]: row[5] for row in rival_rows}
     this_season, all_time = Tally(), Tally()
     for _, _, _, _, _, *figures in rows:
         all_time += Tally(*figures)
@@ -368,7 +377,8 @@ async def player_stats(
             this_season = Tally(*row[5:])
     best, current = join_streaks((row[2], row[-1], row[3], row[4]) for row in rows)
     all_time = replace(all_time, best_streak=best)
-    return PlayerStats(account, rows[-1][1], season, this_season, all_time, current, _opponents(rival_rows, names))
+    return PlayerStats(account, rows[-1][1], season, this_season, all_time, current,
+                       _opponents([row[:5] for row in rival_rows], names))
 
 
 def _opponents(rows: Sequence[Any], names: dict[str, str]) -> tuple[OpponentNet, ...]:
@@ -421,37 +431,37 @@ async def top(
                 col(LedgerEntry.display_name).label("display_name"),
                 metric.label("value"),
                 col(LedgerEntry.hands).label("hands"),
+                func.row_number().over(order_by=(order, LedgerEntry.display_name, LedgerEntry.account)).label("place"),
             )
             .where(*where, LedgerEntry.season == season)
             .subquery()
         )
-        rows = (await session.exec(select(*ranked.c).order_by(ranked.c.rank, ranked.c.display_name).limit(limit))).all()
-        mine = None
-        if account is not None:
-            mine = (await session.exec(select(*ranked.c).where(ranked.c.account == account))).first()
-    return Leaderboard(
-        category, season, tuple(TopEntry(*row) for row in rows), None if mine is None else TopEntry(*mine), min_hands
-    )
+        # the top lines and the asker's own, in one statement
+        wanted = ranked.c.place <= limit if account is None else or_(ranked.c.place <= limit, ranked.c.account == account)
+        rows = (await session.exec(select(*ranked.c).where(wanted).order_by(ranked.c.place))).all()
+    entries = tuple(TopEntry(*row[:5]) for row in rows if row.place <= limit)
+    mine = next((TopEntry(*row[:5]) for row in rows if row.account == account), None)
+    return Leaderboard(category, season, entries, mine, min_hands)
 
 
 async def server_stats(session: AsyncSession, *, guild_id: int, season: int | None = None) -> ServerStats:
     """The server's hands in ``season`` (default: the current one) and all time, its endings and rules."""
     async with read_transaction(session):
         season = await _season_or_current(session, guild_id, season)
+        players = (
+            select(func.count())
+            .where(LedgerEntry.guild_id == guild_id, LedgerEntry.season == season)
+            .scalar_subquery()
+        )
         rows = (
             await session.exec(
-                select(HandTally.season, HandTally.outcome, HandTally.house_rules, HandTally.hands)
+                select(HandTally.season, HandTally.outcome, HandTally.house_rules, HandTally.hands, players)
                 .where(HandTally.guild_id == guild_id)
             )
         ).all()
-        players = (
-            await session.exec(
-                select(func.count()).where(LedgerEntry.guild_id == guild_id, LedgerEntry.season == season)
-            )
-        ).one()
     endings: dict[str, int] = {}
     rules: dict[str, int] = {}
-    for tally_season, outcome, house_rules, hands in rows:
+    for tally_season, outcome, house_rules, hands, _ in rows:
         if tally_season == season:
             endings[outcome] = endings.get(outcome, 0) + hands
             rules[house_rules] = rules.get(house_rules, 0) + hands
@@ -459,7 +469,7 @@ async def server_stats(session: AsyncSession, *, guild_id: int, season: int | No
         season=season,
         season_hands=sum(endings.values()),
         all_time_hands=sum(row[3] for row in rows),
-        players=players,
+        players=rows[0][4] if rows else 0,
         endings=_most_first(endings),
         house_rules=_most_first(rules),
     )
