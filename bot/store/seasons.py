@@ -12,6 +12,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
 from .ledger import _season_or_current
+from .stats import _execute
 from .models import FIRST_SEASON, GuildSettings, SeasonName, utcnow
 from .transactions import read_transaction, write_transaction
 
@@ -68,5 +69,5 @@ async def season_label(session: AsyncSession, *, guild_id: int, season: int | No
     wanted = current if season is None else checks.check_int("season", season, minimum=FIRST_SEASON)
     name = select(SeasonName.name).where(SeasonName.guild_id == guild_id, SeasonName.season == wanted).scalar_subquery()
     async with read_transaction(session):
-        current_season, season_name = (await session.exec(select(current, name))).one()
+        current_season, season_name = (await _execute(session, select(current, name))).one()
     return (current_season if season is None else season), current_season, season_name
