@@ -532,6 +532,20 @@ class Game:
         game._pos = run_positions(game.rules)
         return game
 
+    def copy(self) -> "Game":
+        """An independent copy: applying an action to it leaves this game as it was."""
+        game = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(game, name, getattr(self, name))
+        game.hands = [list(h) for h in self.hands]
+        game.stock = list(self.stock)
+        game.discard = list(self.discard)
+        game.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in self.spreads]
+        game.waits = list(self.waits)
+        game.hit_flags = list(self.hit_flags)
+        game.log = list(self.log)
+        return game
+
     def view(self, seat: int):
         """What `seat` may see, and nothing more (see engine.view.SeatView)."""
         from .view import SeatView
