@@ -31,6 +31,8 @@ class Settings:
     table_edit_interval: float = 1.0
     """Least seconds between two edits of one table message (Discord's rate limits)."""
     lobby_idle_seconds: float = 600.0
+    deal_seed: int | None = None
+    """Seeds the bot's shuffles and cuts (for tests); None deals from a fresh random seed."""
 
     @property
     def log_level_number(self) -> int:
@@ -77,6 +79,12 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     gateway_url = environ.get("DISCORD_GATEWAY_URL", "").strip() or None
     if gateway_url and not gateway_url.startswith(("ws://", "wss://")):
         raise ConfigError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {gateway_url!r}.")
+    raw_seed = environ.get("TONK_DEAL_SEED", "").strip()
+    deal_seed = None
+    if raw_seed:
+        if not raw_seed.isdigit():
+            raise ConfigError(f"TONK_DEAL_SEED must be a whole number (or unset), not {raw_seed!r}.")
+        deal_seed = int(raw_seed)
     return Settings(
         token=token,
         database_url=database_url,
@@ -87,4 +95,5 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         computer_delay=_optional_float(environ, "TONK_COMPUTER_DELAY", 1.0, 0.0, 30.0),
         table_edit_interval=_optional_float(environ, "TONK_TABLE_EDIT_INTERVAL", 1.0, 0.0, 60.0),
         lobby_idle_seconds=_optional_float(environ, "TONK_LOBBY_IDLE", 600.0, 1.0, 86400.0),
+        deal_seed=deal_seed,
     )
