@@ -393,8 +393,7 @@ class Game:
         return outcome
 
     def _tonk_out(self, seat: int) -> Outcome:
-        pays = self.rules.tonk_out_pays
-        multiple = 2 if pays == "double" or (pays == "second_spread" and self.spreads_this_turn >= 2) else 1
+        multiple = self.rules.tonk_out_multiple(self.spreads_this_turn)
         return win_by_one("tonk_out", seat, self.counts(), self.stake, multiple)
 
     def _stock_out(self) -> Outcome:
@@ -409,7 +408,7 @@ class Game:
         hand record still replays exactly. With nothing under the top card there is
         nothing to reshuffle and the stock-out ends the hand as 'lowest wins'.
         """
-        if self.rules.stock_out != "reshuffle" or len(self.discard) < 2:
+        if not self.rules.can_reshuffle(len(self.discard)):
             return False
         self.reshuffles += 1
         cards = self.discard[:-1]
