@@ -20,6 +20,7 @@ import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
+import aiohttp
 import discord
 
 from bot.config import Settings
@@ -156,6 +157,8 @@ class LiveTables:
                 raise
             except UserError:
                 break
+            except (OSError, aiohttp.ClientError) as exc:
+                log.warning("table %s: could not reach Discord to update the channel: %s", runtime.table_id, exc)
             except Exception:
                 log.exception("table %s: could not update the channel", runtime.table_id)
             else:

@@ -29,7 +29,7 @@ def check_limits(message):
     assert len(items) <= 25
     for item in items:
         assert len(item.custom_id) <= 100
-        options = getattr(item, "options", None)
+        options = getattr(item.item, "options", None)
         if options is not None:
             assert 1 <= len(options) <= 25 and all(len(o.value) <= 100 and len(o.label) <= 100 for o in options)
 
@@ -58,7 +58,8 @@ def _shown(message) -> str:
     """Everything a message shows or carries: embed text, labels, option values, custom ids."""
     parts = [str(message.get("content") or ""), str(message["embed"].to_dict())]
     view = message["view"]
-    for item in view.children if view is not None else ():
+    for dynamic in view.children if view is not None else ():
+        item = dynamic.item  # the Button or Select inside the persistent DynamicItem
         parts += [str(getattr(item, "label", "") or ""), str(getattr(item, "placeholder", "") or ""), item.custom_id]
         for option in getattr(item, "options", None) or ():
             parts += [option.label, option.value]

@@ -227,3 +227,41 @@ async def test_a_tonk_on_a_later_deal_is_ledgered_under_its_own_hand_id(db):
         rows = {r.display_name: r.balance for r in await standings(session, guild_id=GUILD, mode="stakes")}
     assert [rows["alice"], rows["bob"]] == [first[0] + second[0], first[1] + second[1]]
     assert [s.total for s in view.seats] == [rows["alice"], rows["bob"]]
+
+
+async def test_a_click_on_a_table_that_no_longer_exists_says_so(db):
+    """Bug 2: the store returns None for an unknown table; that was an AttributeError and an apology."""
+    service = TableService(db, rng=random.Random(10))
+    for call in (service.join(404, ALICE), service.start(404, ALICE), service.act(404, ALICE, "draw"),
+                 service.load(404)):
+        with pytest.raises(UserError, match="no longer exists"):
+            await call
+
+
+async def test_a_table_of_another_server_is_refused(db):
+    """Bug 4: a custom id names a table by id; a click from another server must not reach it."""
+    service = TableService(db, rng=random.Random(11))
+    view = await started(service, ALICE, BOB)
+    stranger = Person(BOB.user_id, "bob", guild_id=GUILD + 1)
+    before = view.moves
+    for call in (service.act(view.id, stranger, "drop"), service.leave(view.id, stranger),
+                 service.load(view.id, stranger)):
+        with pytest.raises(UserError, match="another server"):
+            await call
+    assert (await service.load(view.id, Person(BOB.user_id, "bob", guild_id=GUILD))).moves == before
+
+
+async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
+    """Bug 1: after a Leave between hands the table must still offer and deal the next hand."""
+    from cogs import render
+
+    service = TableService(db, rng=random.Random(12))
+    view = await started(service, ALICE, BOB, CAROL)
+    while view.status is Status.PLAYING:
+        view = await service.act(view.id, [ALICE, BOB, CAROL][view.game.turn], "drop")
+    view = await service.leave(view.id, CAROL)
+    assert view.status is Status.BETWEEN_HANDS
+    labels = [item.item.label for item in render.table_message(view.public())["view"].children]
+    assert labels == ["Next hand", "Leave"]
+    view = await service.next_hand(view.id, BOB)
+    assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]
