@@ -52,6 +52,15 @@ def _optional_float(environ: Mapping[str, str], name: str, default: float, low: 
     return value
 
 
+def _optional_digits(environ: Mapping[str, str], name: str, what: str) -> int | None:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ConfigError(f"{name} must be {what}, not {raw!r}.")
+    return int(raw)
+
+
 def load_settings(environ: Mapping[str, str]) -> Settings:
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -64,12 +73,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     database_url = environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
     if "://" not in database_url:
         raise ConfigError(f"DATABASE_URL must be a URL like {DEFAULT_DATABASE_URL}, not {database_url!r}.")
-    raw_guild = environ.get("DEV_GUILD_ID", "").strip()
-    dev_guild_id = None
-    if raw_guild:
-        if not raw_guild.isdigit():
-            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}.")
-        dev_guild_id = int(raw_guild)
+    dev_guild_id = _optional_digits(environ, "DEV_GUILD_ID", "a server id (digits only)")
     log_level = (environ.get("LOG_LEVEL", "").strip() or "INFO").upper()
     if log_level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
@@ -79,12 +83,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     gateway_url = environ.get("DISCORD_GATEWAY_URL", "").strip() or None
     if gateway_url and not gateway_url.startswith(("ws://", "wss://")):
         raise ConfigError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {gateway_url!r}.")
-    raw_seed = environ.get("TONK_DEAL_SEED", "").strip()
-    deal_seed = None
-    if raw_seed:
-        if not raw_seed.isdigit():
-            raise ConfigError(f"TONK_DEAL_SEED must be a whole number (or unset), not {raw_seed!r}.")
-        deal_seed = int(raw_seed)
+    deal_seed = _optional_digits(environ, "TONK_DEAL_SEED", "a whole number (or unset)")
     return Settings(
         token=token,
         database_url=database_url,

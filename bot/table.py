@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from engine import (DRAW, START, Action, Card, Discard, Game, Outcome, PublicEvent, PublicSpread, Rules,
+from engine import (DRAW, KINDS, START, Action, Card, Discard, Game, Outcome, PublicEvent, PublicSpread, Rules,
                     cut_for_dealer, next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 
@@ -36,6 +36,8 @@ TIMEOUTS_BEFORE_AWAY = 3
 
 
 class Status(StrEnum):
+    """Where a table is in its life (see the diagram above)."""
+
     LOBBY = "lobby"
     PLAYING = "playing"
     BETWEEN_HANDS = "between_hands"
@@ -43,6 +45,8 @@ class Status(StrEnum):
 
 
 class SeatKind(StrEnum):
+    """A person (by Discord user id) or a computer player (by level)."""
+
     HUMAN = "human"
     COMPUTER = "computer"
 
@@ -58,19 +62,14 @@ AWAY_LEVEL = Level.NORMAL
 
 
 class Scoring(StrEnum):
+    """Stakes: zero-sum points; push-ups: counted up, low is good."""
+
     STAKES = "stakes"
     PUSHUPS = "pushups"
 
 
-class OutcomeKind(StrEnum):
-    INSTANT = "instant"
-    VOID = "void"
-    TONK_OUT = "tonk_out"
-    RUN_OUT = "run_out"
-    DROP_WON = "drop_won"
-    CAUGHT = "caught"
-    STOCK_OUT = "stock_out"
-    DRAW = "draw"
+OutcomeKind = StrEnum("OutcomeKind", {kind.upper(): kind for kind in KINDS})  # type: ignore[misc]
+"""How a hand ended: the engine's `Outcome.kind` values, as an enum."""
 
 
 def capacity(rules: Rules) -> int:
@@ -139,62 +138,80 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
-class SeatTaken(Event):
+class SeatEvent(Event):
+    """Something that happened to one seat."""
+
     seat: int
-    name: str
 
 
 @dataclass(frozen=True, slots=True)
-class SeatLeft(Event):
-    seat: int
+class SeatTaken(SeatEvent):
+    """A person joined or a computer player was added, at seat `seat`."""
+
     name: str
 
 
 @dataclass(frozen=True, slots=True)
 class HandDealt(Event):
+    """A new hand was dealt: every seat has new cards."""
+
     hand_number: int
     dealer: int
 
 
 @dataclass(frozen=True, slots=True)
-class Played(Event):
-    seat: int
+class SeatLeft(SeatEvent):
+    """The player at `seat` left (between hands or in the lobby); later seats move up one."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Played(SeatEvent):
+    """`seat` made a play (by a computer for a computer seat, an away seat, or a time-out).
+    Everyone sees it in the history; the hand and the legal plays of `seat` changed."""
+
     action: Action
     by_computer: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class TimedOut(Event):
-    seat: int
+class TimedOut(SeatEvent):
+    """The player at `seat` ran out of time; the plays made for them follow."""
 
 
 @dataclass(frozen=True, slots=True)
-class SeatAway(Event):
-    seat: int
+class TurnStarted(SeatEvent):
+    """The turn passed to `seat` (who now has plays; the previous player has none)."""
 
-
-@dataclass(frozen=True, slots=True)
-class SeatBack(Event):
-    seat: int
-
-
-@dataclass(frozen=True, slots=True)
-class TurnStarted(Event):
-    seat: int
     turn: str
     """The turn key (`hand:turn`): timers and pings compare it."""
     by_computer: bool
 
 
 @dataclass(frozen=True, slots=True)
+class SeatAway(SeatEvent):
+    """Three time-outs in a row: a computer plays `seat` until its player is back."""
+
+
+@dataclass(frozen=True, slots=True)
 class HandOver(Event):
+    """The hand ended: everyone sees every hand (the showdown) and the totals changed."""
+
     hand_number: int
     hand_id: str
     outcome: Outcome
 
 
 @dataclass(frozen=True, slots=True)
+class SeatBack(SeatEvent):
+    """The player at `seat` took their seat back from the computer."""
+
+
+@dataclass(frozen=True, slots=True)
 class TableClosed(Event):
+    """The table closed (ended, everyone left, or idle): nothing more happens at it."""
+
     reason: str
 
 

@@ -70,30 +70,25 @@ async def _route(interaction: discord.Interaction, click: Click) -> None:
     await cog.on_click(interaction, click)
 
 
-class TonkButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    def __init__(self, button: discord.ui.Button, table_id: int, verb: Verb, version: int | None) -> None:
-        super().__init__(button)
+class _ClickItem:
+    """What both persistent items share: the click's table, verb and version, parsed once."""
+
+    def __init__(self, item: discord.ui.Item[Any], table_id: int, verb: Verb, version: int | None) -> None:
+        super().__init__(item)  # type: ignore[call-arg]  # the DynamicItem's
         self.table_id, self.verb, self.version = table_id, verb, version
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "TonkButton":
+                             match: re.Match[str], /):
         return cls(item, *_parse(match))  # type: ignore[arg-type]
 
+
+class TonkButton(_ClickItem, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         await _route(interaction, Click(self.table_id, self.verb, self.version))
 
 
-class TonkSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    def __init__(self, select: discord.ui.Select, table_id: int, verb: Verb, version: int | None) -> None:
-        super().__init__(select)
-        self.table_id, self.verb, self.version = table_id, verb, version
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "TonkSelect":
-        return cls(item, *_parse(match))  # type: ignore[arg-type]
-
+class TonkSelect(_ClickItem, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
         values = tuple((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
         await _route(interaction, Click(self.table_id, self.verb, self.version, values))
