@@ -97,6 +97,15 @@ class Rules:
         """(lesser, greater) instant-high counts: 49/50, or 47/50 with the 40-card deck."""
         return (47 if self.deck == 40 else 49, 50)
 
+    def tonk_out_multiple(self, new_spreads: int) -> int:
+        """What a tonk out pays, in single stakes, when made with `new_spreads` spreads laid that turn."""
+        pays = self.tonk_out_pays
+        return 2 if pays == "double" or (pays == "second_spread" and new_spreads >= 2) else 1
+
+    def can_reshuffle(self, discard_size: int) -> bool:
+        """Whether an empty stock is renewed from a discard pile of this size (its top card stays)."""
+        return self.stock_out == "reshuffle" and discard_size > 1
+
     def max_players(self) -> int:
         upcard = 1 if self.upcard else 0
         return min(6, (self.deck_size - upcard - 1) // self.hand_size)
