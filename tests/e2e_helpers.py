@@ -112,15 +112,25 @@ async def reply_text(sent) -> str:
     return message.text
 
 
-async def play_simple_turn(fake: FakeDiscord, user: str, table_message, *, drop: bool = False):
-    """Open the hand; drop, or draw, lay the first spread offered, and discard the highest card."""
-    hand = await open_hand(fake, user, table_message)
-    assert "Your turn" in hand.text, hand.text
-    if drop and button(hand, "Drop"):
-        await ack(await fake.click(user, button(hand, "Drop")))
-        return hand
-    await ack(await fake.click(user, button(hand, "Draw")))
-    await fake.wait_for(lambda: "then discard" in hand.text or "over" in hand.text, what="the draw")
+async def drop_confirmed(fake: FakeDiscord, user: str, hand) -> None:
+    """Drop from the hand message: Drop asks once, then the confirm button drops."""
+    await ack(await fake.click(user, button(hand, "Drop")))
+    await fake.wait_for(lambda: button(hand, "Drop with") is not None, what="the drop's confirm step")
+    await ack(await fake.click(user, button(hand, "Drop with")))
+
+
+async def play_simple_turn(fake: FakeDiscord, user: str, table_message, *, drop: bool = False, hand=None):
+    """Open the hand (or use `hand`, a live hand message); drop, or draw, lay the first spread
+    offered, and discard the highest card."""
+    if hand is None:
+        hand = await open_hand(fake, user, table_message)
+    if "then discard" not in hand.text:  # else the player has drawn already
+        assert "Your turn" in hand.text, hand.text
+        if drop and button(hand, "Drop"):
+            await drop_confirmed(fake, user, hand)
+            return hand
+        await ack(await fake.click(user, button(hand, "Draw")))
+        await fake.wait_for(lambda: "then discard" in hand.text or "over" in hand.text, what="the draw")
     spread = menu(hand, "spread")
     if spread is not None:
         await ack(await fake.select(user, spread, values=[spread.options[0].value]))
