@@ -37,6 +37,7 @@ from bot.errors import UserError
 from bot.service import TableService, computer_choice
 from bot.table import Event, Ping, Status, Table, TableClosed
 from engine import Card
+from engine.help import plural
 
 from cogs import render
 from cogs.components import Verb, button, view_of
@@ -423,7 +424,7 @@ class LiveTables:
         if table.turn_key != key:
             return
         user_id = table.seats[table.to_act].user_id  # type: ignore[index]
-        text = (f"<@{user_id}>, ⏰ {int(left)} seconds left in your turn: then the bot draws and "
+        text = (f"<@{user_id}>, ⏰ {plural(int(left), 'second')} left in your turn: then the bot draws and "
                 f"discards your highest card for you.")
         channel = self.client.get_partial_messageable(table.channel_id)
         try:

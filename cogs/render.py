@@ -425,7 +425,8 @@ def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str) -> disc
     lines = []
     for row in rows:
         score = f"{row.pushups} push-ups" if pushups else signed(row.balance)
-        lines.append(f"**{row.rank}.** {row.display_name}: {score} · {row.hands} hands, {row.wins} wins")
+        lines.append(f"**{row.rank}.** {row.display_name}: {score} · {plural(row.hands, 'hand')}, "
+                     f"{plural(row.wins, 'win')}")
     embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
     if mine is not None and all(r.account != mine.account for r in rows):
         score = f"{mine.pushups} push-ups" if pushups else signed(mine.balance)

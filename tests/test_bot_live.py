@@ -149,3 +149,35 @@ async def test_the_ping_opens_the_hand_and_people_join_and_leave_between_hands(f
                         what="the ping for the next hand")
     await play_simple_turn(fake, name.lower(), table)
     await fake.wait_for(lambda: turn_name(table) != name or hand_over(table), timeout=10, what="the turn to pass")
+
+
+async def test_after_the_hand_token_expires_the_next_ping_brings_the_hand_back(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    sent = await fake.slash("alice", "tonk", "tonk new", computers=1, level="easy")
+    await ack(sent)
+    table = await sent.original()
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+
+    def alices_turn():
+        return turn_name(table) == "Alice" and "may drop, draw or take" in table.text
+
+    await fake.wait_for(alices_turn, timeout=10, what="alice's turn")
+    hand = await open_hand(fake, "alice", table)
+    before = table.text
+    await play_simple_turn(fake, "alice", table, hand=hand)
+    # fifteen minutes pass: Discord no longer takes the hand's token, so the bot cannot edit it
+    fake.advance_time(901)
+    await fake.wait_for(lambda: table.text != before, timeout=10, what="alice's play to show")
+    await deal_until_in_play(fake, table)
+    await fake.wait_for(alices_turn, timeout=15, what="alice's next turn")
+    ping = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the ping")
+    # one click on the ping brings the hand back, as it is now
+    sent = await fake.click("alice", ping.button("My hand"))
+    await ack(sent)
+    again = await sent.original()
+    assert again is not hand and "Your turn" in again.text and button(again, "Draw") is not None
+    # the bot tried the old token once (to edit the old message or to remove it), then let it go
+    await fake.wait_for(lambda: any(v.kind == "expired_token" for v in fake.violations), what="the old token's try")
+    assert 1 <= len(fake.take_violations("expired_token")) <= 2
