@@ -113,3 +113,8 @@ async def test_computer_players_are_listed_and_found_by_name(played):  # noqa: F
         await service.player(guild_id=GUILD, account=_computer_account("Nobody")[0], name="Nobody")
     with pytest.raises(UserError, match="not a computer player's name"):
         _computer_account("cpu:")
+
+
+def test_net_against_an_opponent_reads_as_whole_stakes_or_one_decimal():
+    assert stats_render.stakes(0.1 + 0.2 + 0.7) == "+1"  # a float's noise is no fraction
+    assert stats_render.stakes(-10 / 3) == "-3.3" and stats_render.stakes(0.0) == "0"
