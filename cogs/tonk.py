@@ -223,11 +223,19 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def stats_computer_names(self, interaction: discord.Interaction, current: str):
         return await stats_commands.computer_choices(self.stats, interaction, current)
 
+    @stats_player.autocomplete("season")
+    async def stats_player_seasons(self, interaction: discord.Interaction, current: int):
+        return await stats_commands.season_choices(self.stats, interaction, current)
+
     @stats_group.command(name="server", description="This server's Tonk hands: how they ended, the rules played most")
     @app_commands.describe(season="Season number (default: the current one)")
     async def stats_server(self, interaction: discord.Interaction,
                            season: app_commands.Range[int, 1] | None = None) -> None:
         await stats_commands.server(self.stats, interaction, season=season)
+
+    @stats_server.autocomplete("season")
+    async def stats_server_seasons(self, interaction: discord.Interaction, current: int):
+        return await stats_commands.season_choices(self.stats, interaction, current)
 
     @app_commands.command(name="top", description="This server's top 10 in a category, and your place")
     @app_commands.guild_only()
@@ -239,6 +247,10 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   season: app_commands.Range[int, 1] | None = None,
                   min_hands: app_commands.Range[int, 1, 1000] = 10) -> None:
         await stats_commands.top(self.stats, interaction, category=category, season=season, min_hands=min_hands)
+
+    @top.autocomplete("season")
+    async def top_seasons(self, interaction: discord.Interaction, current: int):
+        return await stats_commands.season_choices(self.stats, interaction, current)
 
     @app_commands.command(name="season", description="Name this server's current season, or an ended one (Manage Server)")
     @app_commands.guild_only()
