@@ -22,9 +22,10 @@ from bot.service import Person, TableService
 from bot.stats import StatsService
 from bot.table import Level, Scoring, Table
 from engine import PRESET_NAMES, Rules, TonkError
+from engine.help import help_sections
 
 from cogs import render, stats_commands
-from cogs.components import PLAYS, Click, TonkButton, TonkSelect, Verb
+from cogs.components import PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
@@ -164,6 +165,28 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         else:
             rules, title = await self.service.house_rules(interaction.guild_id, interaction.channel_id)
         await interaction.response.send_message(embed=render.rules_embed(rules, title), ephemeral=True)
+
+    # ------------------------------------------------------------------ /tonk help
+
+    @app_commands.command(name="help", description="Learn Tonk in two minutes, under the house rules here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        house = await self.service.house(interaction.guild_id, interaction.channel_id)
+        where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
+                 else "Under this server's default rules")
+        sections = help_sections(house.rules, stake=house.stake)
+        await interaction.response.send_message(**render.help_message(sections, where), ephemeral=True)
+
+    async def on_rules_here(self, interaction: discord.Interaction) -> None:
+        """The help's button: the rules of the table in this channel as it is now."""
+        try:
+            house = await self.service.house(interaction.guild_id, interaction.channel_id)
+            if house.table_id is None:
+                raise UserError("There is no table in this channel: /tonk new opens one, "
+                                "and /tonk rules shows this server's house rules.")
+            await interaction.response.send_message(embed=render.rules_embed(house.rules, house.title),
+                                                    ephemeral=True)
+        except Exception as exc:
+            await self.report_error(interaction, exc)
 
     # ------------------------------------------------------------------ /tonk ledger
 
@@ -352,9 +375,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(TonkButton, TonkSelect)
+    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
     await bot.add_cog(TonkCog(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(TonkButton, TonkSelect)
+    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
