@@ -279,6 +279,10 @@ class TableService:
         async with self.db.sessions() as session:
             return await get_guild_settings(session, guild_id=guild_id)
 
+    async def pictures_enabled(self, guild_id: int) -> bool:
+        """Whether this server shows tables and hands as pictures (a server setting, on by default)."""
+        return (await self.guild_settings(guild_id)).pictures
+
     async def house(self, guild_id: int | None, channel_id: int | None) -> House:
         """The house rules of the table in this channel, else of this server, else the standard game."""
         table = await self.open_in_channel(channel_id) if guild_id and channel_id else None
@@ -298,8 +302,8 @@ class TableService:
     async def update_settings(self, guild_id: int, *, preset: str | None = None, stake: int | None = None,
                               scoring: str | None = None, turn_timer: int | None = None,
                               allow_channel: int | None = None, disallow_channel: int | None = None,
-                              all_channels: bool = False, new_season: bool = False
-                              ) -> tuple[GuildSettings, list[str]]:
+                              all_channels: bool = False, new_season: bool = False,
+                              pictures: bool | None = None) -> tuple[GuildSettings, list[str]]:
         """Change the server's defaults; the channel allow-list keeps at least one channel (or all)."""
         notes = []
         async with self.db.sessions() as session:
@@ -313,6 +317,8 @@ class TableService:
                 changes["scoring_mode"] = Scoring(scoring).value
             if turn_timer is not None:
                 changes["turn_timer_seconds"] = turn_timer
+            if pictures is not None:
+                changes["pictures"] = pictures
             channels = list(current.table_channel_ids or [])
             if all_channels:
                 channels = []

@@ -349,5 +349,6 @@ def settings_embed(settings, notes: list[str]) -> discord.Embed:
     embed.add_field(name="Stake", value=str(settings.stake), inline=True)
     embed.add_field(name="Scoring", value=settings.scoring_mode, inline=True)
     embed.add_field(name="Turn timer", value=f"{settings.turn_timer_seconds} s", inline=True)
+    embed.add_field(name="Pictures", value="on" if settings.pictures else "off (text only)", inline=True)
     embed.add_field(name="Tables allowed in", value=where, inline=False)
     return embed

@@ -294,6 +294,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
         disallow_channel="Stop this channel hosting tables", all_channels="Let every channel host tables",
         new_season="Archive the ledger and start a new season",
+        pictures="Show tables and hands as pictures (off: text only)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
@@ -301,14 +302,15 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                        turn_timer: app_commands.Range[int, 3, 3600] | None = None,
                        allow_channel: discord.TextChannel | None = None,
                        disallow_channel: discord.TextChannel | None = None,
-                       all_channels: bool = False, new_season: bool = False) -> None:
+                       all_channels: bool = False, new_season: bool = False,
+                       pictures: bool | None = None) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
         current, notes = await self.service.update_settings(
             guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
             allow_channel=allow_channel.id if allow_channel else None,
             disallow_channel=disallow_channel.id if disallow_channel else None,
-            all_channels=all_channels, new_season=new_season)
+            all_channels=all_channels, new_season=new_season, pictures=pictures)
         self.live.settings_changed(guild_id)
         await interaction.response.send_message(embed=render.settings_embed(current, notes), ephemeral=True)
 

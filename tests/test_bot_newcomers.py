@@ -40,3 +40,17 @@ async def test_help_teaches_the_house_rules_here_and_its_button_shows_the_table(
     # another channel's lesson is the server's, whatever table plays in #tonk
     other = await help_message(fake, "bob", "lobby")
     assert "this server's default rules" in other.text
+
+
+async def test_a_manager_turns_pictures_off_and_on(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings", stake=2))
+    assert "Pictures\non" in shown
+    assert "Manage Server" in await reply_text(await fake.slash("alice", "tonk", "tonk settings", pictures=False))
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings", pictures=False))
+    assert "Pictures\noff (text only)" in shown and "Stake\n2" in shown
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings"))
+    assert "Pictures\noff" in shown  # stored: a later look shows it
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings", pictures=True))
+    assert "Pictures\non" in shown
