@@ -48,6 +48,32 @@ TABLE_CALLS: dict[Verb, TableCall] = {
 """Clicks on the shared table message: verb to service call; the reply edits that message."""
 
 
+TABLE_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",  # the turn pings
+    "embed_links": "Embed Links",  # the table, the lobby and the hands are embeds
+}
+"""What the bot needs in a channel to keep a table alive there (the table message is the
+command's reply, but its later edits and the turn pings go through the channel)."""
+PICTURE_PERMISSIONS = {"attach_files": "Attach Files"}
+"""And to show the table as a picture, when the server has pictures on."""
+
+
+def missing_permissions(permissions: discord.Permissions, *, pictures: bool, thread: bool = False) -> list[str]:
+    """The names of the permissions a table needs here that `permissions` lacks."""
+    needed = dict(TABLE_PERMISSIONS)
+    if thread:  # in a thread, Send Messages in Threads is what lets the bot post
+        needed.pop("send_messages")
+        needed["send_messages_in_threads"] = "Send Messages in Threads"
+    if pictures:
+        needed.update(PICTURE_PERMISSIONS)
+    return [name for flag, name in needed.items() if not getattr(permissions, flag)]
+
+
+def and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def person_of(interaction: discord.Interaction) -> Person:
     user = interaction.user
     perms = interaction.permissions
@@ -124,6 +150,15 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                   hand_size: int | None = None, computers: app_commands.Range[int, 0, 5] = 0,
                   level: str = "normal") -> None:
+        missing = missing_permissions(
+            interaction.app_permissions, pictures=await self.service.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
+            thread=isinstance(interaction.channel, discord.Thread))
+        if missing:
+            raise UserError(f"I can't keep a table going in this channel: I lack {and_list(missing)} here. "
+                            "Ask someone who manages the server to allow me that in this channel's permissions, "
+                            "then /tonk new again."
+                            + (" (Attach Files is for the table pictures: instead, a manager may turn them off "
+                               "with /tonk settings pictures:False.)" if missing == ["Attach Files"] else ""))
         table = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
