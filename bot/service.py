@@ -17,11 +17,10 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Action, Discard, Hit, RulesError, Spread, action_from_record
-from engine import Rules
+from engine import Action, Discard, Hit, Rules, RulesError, Spread, action_from_record
 
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
@@ -29,7 +28,7 @@ from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, Pla
                        get_open_table_in_channel, get_table, hand_record, list_open_tables, player_standing,
                        recent_hands, record_finished_hand, save_table, standings, start_new_season,
                        update_guild_settings, write_transaction)
-from bot.table import (Event, HandOver, Level, Ping, Scoring, Status, Table, level_of)
+from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +44,18 @@ class Person:
     is_admin: bool = False
     guild_id: int | None = None
     """The server the click came from; a table of another server is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """The house rules in force where someone asks: the table in this channel's, else the server's."""
+
+    rules: Rules
+    """With the table's (or server's) scoring mode, which may differ from its preset's."""
+    stake: int
+    title: str
+    table_id: int | None = None
+    """The open table in the channel, if there is one."""
 
 
 def table_of(row: LiveTable, game=None) -> Table:
@@ -267,20 +278,31 @@ class TableService:
         async with self.db.sessions() as session:
             return await get_guild_settings(session, guild_id=guild_id)
 
-    async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
-        """The rules of the table in this channel, else of this server, else the standard game."""
+    async def pictures_enabled(self, guild_id: int) -> bool:
+        """Whether this server shows tables and hands as pictures (a server setting, on by default)."""
+        return (await self.guild_settings(guild_id)).pictures
+
+    async def house(self, guild_id: int | None, channel_id: int | None) -> House:
+        """The house rules of the table in this channel, else of this server, else the standard game."""
         table = await self.open_in_channel(channel_id) if guild_id and channel_id else None
         if table is not None:
-            return table.rules, f"House rules at table {table.id}"
+            return House(replace(table.rules, scoring=table.scoring.value), table.stake,
+                         f"House rules at table {table.id}", table.id)
         if guild_id:
-            return Rules.from_dict((await self.guild_settings(guild_id)).rules), "This server's house rules"
-        return Rules(), "This server's house rules"
+            settings = await self.guild_settings(guild_id)
+            rules = replace(Rules.from_dict(settings.rules), scoring=settings.scoring_mode)
+            return House(rules, settings.stake, "This server's house rules")
+        return House(Rules(), 1, "This server's house rules")
+
+    async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
+        house = await self.house(guild_id, channel_id)
+        return house.rules, house.title
 
     async def update_settings(self, guild_id: int, *, preset: str | None = None, stake: int | None = None,
                               scoring: str | None = None, turn_timer: int | None = None,
                               allow_channel: int | None = None, disallow_channel: int | None = None,
-                              all_channels: bool = False, new_season: bool = False
-                              ) -> tuple[GuildSettings, list[str]]:
+                              all_channels: bool = False, new_season: bool = False,
+                              pictures: bool | None = None) -> tuple[GuildSettings, list[str]]:
         """Change the server's defaults; the channel allow-list keeps at least one channel (or all)."""
         notes = []
         async with self.db.sessions() as session:
@@ -294,6 +316,8 @@ class TableService:
                 changes["scoring_mode"] = Scoring(scoring).value
             if turn_timer is not None:
                 changes["turn_timer_seconds"] = turn_timer
+            if pictures is not None:
+                changes["pictures"] = pictures
             channels = list(current.table_channel_ids or [])
             if all_channels:
                 channels = []
@@ -371,4 +395,4 @@ def parse_action(verb: str, arg: str | None) -> Action:
         raise UserError("That choice is not a play I know.") from None
 
 
-__all__ = ["HandOver", "Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]
+__all__ = ["House", "Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]

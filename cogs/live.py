@@ -48,12 +48,6 @@ HAND_TOKEN_SECONDS = 14 * 60
 """How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
 
 
-def pictures_enabled(settings: Any) -> bool:
-    """Whether a server shows pictures: its `pictures` setting (on unless turned off).
-    The one place the live tables read it, so the setting's home can change without them."""
-    return bool(getattr(settings, "pictures", True))
-
-
 @dataclass(eq=False)
 class LiveHand:
     """A person's private hand message and the interaction whose webhook edits it."""
@@ -296,7 +290,7 @@ class LiveTables:
         """The server's pictures setting, read once and kept until /tonk settings changes it."""
         on = self._pictures.get(guild_id)
         if on is None:
-            on = self._pictures[guild_id] = pictures_enabled(await self.service.guild_settings(guild_id))
+            on = self._pictures[guild_id] = await self.service.pictures_enabled(guild_id)
         return on
 
     # ------------------------------------------------------------------ private hands

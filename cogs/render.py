@@ -20,7 +20,7 @@ from engine.help import plural
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
-from cogs.components import Verb, button, menu, view_of
+from cogs.components import RulesHereButton, Verb, button, menu, view_of
 
 COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAY = discord.Colour.green()
@@ -417,6 +417,17 @@ def rules_embed(rules: Rules, title: str) -> discord.Embed:
     return embed
 
 
+def help_message(sections: list[tuple[str, str]], where: str) -> dict[str, Any]:
+    """`/tonk help`: the lesson (engine/help.py's sections, one field each) and the button to
+    the rules of the table in this channel."""
+    embed = discord.Embed(title="Tonk in two minutes", colour=COLOUR_LOBBY,
+                          description=f"{where}. Cards: A = 1, 2–10 face value, J Q K = 10; low count is good.")
+    for heading, body in sections[:25]:
+        embed.add_field(name=heading[:256], value=body[:1024], inline=False)
+    embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")
+    return {"embed": embed, "view": view_of(RulesHereButton())}
+
+
 def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str) -> discord.Embed:
     pushups = mode == "pushups"
     title = f"Tonk ledger · {guild_name} · season {season} · {'push-ups' if pushups else 'stakes'}"
@@ -457,5 +468,6 @@ def settings_embed(settings, notes: list[str]) -> discord.Embed:
     embed.add_field(name="Stake", value=str(settings.stake), inline=True)
     embed.add_field(name="Scoring", value=settings.scoring_mode, inline=True)
     embed.add_field(name="Turn timer", value=f"{settings.turn_timer_seconds} s", inline=True)
+    embed.add_field(name="Pictures", value="on" if settings.pictures else "off (text only)", inline=True)
     embed.add_field(name="Tables allowed in", value=where, inline=False)
     return embed

@@ -22,9 +22,10 @@ from bot.service import Person, TableService
 from bot.stats import StatsService
 from bot.table import Level, Scoring, Table
 from engine import PRESET_NAMES, Rules, TonkError
+from engine.help import help_sections
 
 from cogs import render, stats_commands
-from cogs.components import ENGINE_VERB, PLAYS, Click, TonkButton, TonkSelect, Verb
+from cogs.components import ENGINE_VERB, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,32 @@ TABLE_CALLS: dict[Verb, TableCall] = {
     Verb.BACK: lambda s, t, p, c: s.back(t, p),
 }
 """Clicks on the shared table message: verb to service call; the reply edits that message."""
+
+
+TABLE_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",  # the turn pings
+    "embed_links": "Embed Links",  # the table, the lobby and the hands are embeds
+}
+"""What the bot needs in a channel to keep a table alive there (the table message is the
+command's reply, but its later edits and the turn pings go through the channel)."""
+PICTURE_PERMISSIONS = {"attach_files": "Attach Files"}
+"""And to show the table as a picture, when the server has pictures on."""
+
+
+def missing_permissions(permissions: discord.Permissions, *, pictures: bool, thread: bool = False) -> list[str]:
+    """The names of the permissions a table needs here that `permissions` lacks."""
+    needed = dict(TABLE_PERMISSIONS)
+    if thread:  # in a thread, Send Messages in Threads is what lets the bot post
+        needed.pop("send_messages")
+        needed["send_messages_in_threads"] = "Send Messages in Threads"
+    if pictures:
+        needed.update(PICTURE_PERMISSIONS)
+    return [name for flag, name in needed.items() if not getattr(permissions, flag)]
+
+
+def and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def person_of(interaction: discord.Interaction) -> Person:
@@ -123,6 +150,15 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                   hand_size: int | None = None, computers: app_commands.Range[int, 0, 5] = 0,
                   level: str = "normal") -> None:
+        missing = missing_permissions(
+            interaction.app_permissions, pictures=await self.service.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
+            thread=isinstance(interaction.channel, discord.Thread))
+        if missing:
+            raise UserError(f"I can't keep a table going in this channel: I lack {and_list(missing)} here. "
+                            "Ask someone who manages the server to allow me that in this channel's permissions, "
+                            "then /tonk new again."
+                            + (" (Attach Files is for the table pictures: instead, a manager may turn them off "
+                               "with /tonk settings pictures:False.)" if missing == ["Attach Files"] else ""))
         table = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
@@ -164,6 +200,28 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         else:
             rules, title = await self.service.house_rules(interaction.guild_id, interaction.channel_id)
         await interaction.response.send_message(embed=render.rules_embed(rules, title), ephemeral=True)
+
+    # ------------------------------------------------------------------ /tonk help
+
+    @app_commands.command(name="help", description="Learn Tonk in two minutes, under the house rules here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        house = await self.service.house(interaction.guild_id, interaction.channel_id)
+        where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
+                 else "Under this server's default rules")
+        sections = help_sections(house.rules, stake=house.stake)
+        await interaction.response.send_message(**render.help_message(sections, where), ephemeral=True)
+
+    async def on_rules_here(self, interaction: discord.Interaction) -> None:
+        """The help's button: the rules of the table in this channel as it is now."""
+        try:
+            house = await self.service.house(interaction.guild_id, interaction.channel_id)
+            if house.table_id is None:
+                raise UserError("There is no table in this channel: /tonk new opens one, "
+                                "and /tonk rules shows this server's house rules.")
+            await interaction.response.send_message(embed=render.rules_embed(house.rules, house.title),
+                                                    ephemeral=True)
+        except Exception as exc:
+            await self.report_error(interaction, exc)
 
     # ------------------------------------------------------------------ /tonk ledger
 
@@ -223,11 +281,19 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def stats_computer_names(self, interaction: discord.Interaction, current: str):
         return await stats_commands.computer_choices(self.stats, interaction, current)
 
+    @stats_player.autocomplete("season")
+    async def stats_player_seasons(self, interaction: discord.Interaction, current: int):
+        return await stats_commands.season_choices(self.stats, interaction, current)
+
     @stats_group.command(name="server", description="This server's Tonk hands: how they ended, the rules played most")
     @app_commands.describe(season="Season number (default: the current one)")
     async def stats_server(self, interaction: discord.Interaction,
                            season: app_commands.Range[int, 1] | None = None) -> None:
         await stats_commands.server(self.stats, interaction, season=season)
+
+    @stats_server.autocomplete("season")
+    async def stats_server_seasons(self, interaction: discord.Interaction, current: int):
+        return await stats_commands.season_choices(self.stats, interaction, current)
 
     @app_commands.command(name="top", description="This server's top 10 in a category, and your place")
     @app_commands.guild_only()
@@ -239,6 +305,10 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   season: app_commands.Range[int, 1] | None = None,
                   min_hands: app_commands.Range[int, 1, 1000] = 10) -> None:
         await stats_commands.top(self.stats, interaction, category=category, season=season, min_hands=min_hands)
+
+    @top.autocomplete("season")
+    async def top_seasons(self, interaction: discord.Interaction, current: int):
+        return await stats_commands.season_choices(self.stats, interaction, current)
 
     @app_commands.command(name="season", description="Name this server's current season, or an ended one (Manage Server)")
     @app_commands.guild_only()
@@ -259,6 +329,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
         disallow_channel="Stop this channel hosting tables", all_channels="Let every channel host tables",
         new_season="Archive the ledger and start a new season",
+        pictures="Show tables and hands as pictures (off: text only)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
@@ -266,14 +337,15 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                        turn_timer: app_commands.Range[int, 3, 3600] | None = None,
                        allow_channel: discord.TextChannel | None = None,
                        disallow_channel: discord.TextChannel | None = None,
-                       all_channels: bool = False, new_season: bool = False) -> None:
+                       all_channels: bool = False, new_season: bool = False,
+                       pictures: bool | None = None) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
         current, notes = await self.service.update_settings(
             guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
             allow_channel=allow_channel.id if allow_channel else None,
             disallow_channel=disallow_channel.id if disallow_channel else None,
-            all_channels=all_channels, new_season=new_season)
+            all_channels=all_channels, new_season=new_season, pictures=pictures)
         self.live.settings_changed(guild_id)
         await interaction.response.send_message(embed=render.settings_embed(current, notes), ephemeral=True)
 
@@ -361,9 +433,9 @@ def _message_id(interaction: discord.Interaction) -> int | None:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(TonkButton, TonkSelect)
+    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
     await bot.add_cog(TonkCog(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(TonkButton, TonkSelect)
+    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton)

@@ -155,7 +155,7 @@ class Rules:
         low, high = self.instant_high_counts
         lines = [
             f"Deal {self.hand_size} cards each from a {self.deck}-card deck"
-            + (f" with {self.jokers} joker(s) worth 0" if self.jokers else "")
+            + (f" with {self.jokers} joker{'' if self.jokers == 1 else 's'} worth 0" if self.jokers else "")
             + ("; an upcard starts the discard pile." if self.upcard else "; no upcard (first player draws)."),
         ]
         if self.instant_high == "49_50":
@@ -180,9 +180,11 @@ class Rules:
         lines.append("Hits on books allowed." if self.hit_books else "Hits on runs only (no hitting books).")
         if self.waiting:
             cap = " (at most one turn per round)" if self.hit_wait_cap else ""
+            spread_turns = f"{self.spread_wait} turn{'' if self.spread_wait == 1 else 's'}"
+            hit_turns = f"{self.hit_wait} turn{'' if self.hit_wait == 1 else 's'}"
             lines.append(
-                f"Waiting: a new spread bars your drop for {self.spread_wait} turn(s); "
-                f"each hit on your spreads bars it for {self.hit_wait}{cap}."
+                f"Waiting: a new spread bars your drop for {spread_turns}; each hit on your spreads bars it for "
+                f"{hit_turns}{cap}."
             )
         lines.append({
             "standard": "Caught drop: the dropper pays double to everyone at or under their count; others pay the low player(s).",

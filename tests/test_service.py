@@ -265,3 +265,15 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
     assert labels == ["Next hand", "Join", "Leave"]
     view = await service.next_hand(view.id, BOB)
     assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]
+
+
+async def test_pictures_are_on_until_a_server_turns_them_off(db):
+    service = TableService(db, rng=random.Random(1))
+    assert await service.pictures_enabled(5) is True
+    settings, _ = await service.update_settings(5, pictures=False)
+    assert settings.pictures is False and await service.pictures_enabled(5) is False
+    assert await service.pictures_enabled(6) is True  # another server keeps its own
+    settings, _ = await service.update_settings(5, stake=3)  # other changes leave it alone
+    assert (settings.stake, settings.pictures) == (3, False)
+    await service.update_settings(5, pictures=True)
+    assert await service.pictures_enabled(5) is True
