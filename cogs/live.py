@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5 s before)
 HAND_TOKEN_SECONDS = 14 * 60
 """How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
+HAND_WAIT_SECONDS = 1.0
+"""How long a click on a hand waits for that hand's edit in flight."""
 
 
 @dataclass(eq=False)
@@ -295,8 +297,20 @@ class LiveTables:
 
     # ------------------------------------------------------------------ private hands
 
-    def hand_lock(self, table_id: int, user_id: int) -> asyncio.Lock:
-        return self.runtime(table_id).hand_locks[user_id]
+    @contextlib.asynccontextmanager
+    async def hand_turn(self, table_id: int, user_id: int):
+        """A person's click on their hand waits for an edit of that hand in flight, so the newer
+        state lands last; but never long enough to miss Discord's 3 seconds."""
+        lock = self.runtime(table_id).hand_locks[user_id]
+        try:
+            await asyncio.wait_for(lock.acquire(), HAND_WAIT_SECONDS)
+        except TimeoutError:
+            yield  # the edit is stuck (Discord is slow): answer anyway; `moves` orders the rest
+            return
+        try:
+            yield
+        finally:
+            lock.release()
 
     def hand_shown(self, table: Table, user_id: int, interaction: discord.Interaction,
                    message_id: int | None) -> None:

@@ -362,7 +362,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if click.verb not in PLAYS and click.verb not in HAND_VERBS:
             await self._table_call(interaction, click)
             return
-        async with self.live.hand_lock(click.table_id, interaction.user.id):
+        async with self.live.hand_turn(click.table_id, interaction.user.id):
             try:
                 if click.verb in PLAYS:
                     await self._play(interaction, click)
@@ -385,7 +385,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         # the play is saved and published: the table message shows it even if this reply fails
         seat = table.seat_required(person.user_id)
         if before is not None and before.game is not None and table.turn_key == before.turn_key:
-            new = set(table.game.hands[seat]) - set(before.game.hands[seat])  # type: ignore[union-attr]
+            new = set(table.seat_view(seat).hand) - set(before.seat_view(seat).hand)  # the seat's own cards only
             if len(new) == 1:
                 self.live.drew(table, person.user_id, new.pop())
         note = "Done." if table.game is None or table.game.over else None
