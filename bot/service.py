@@ -20,17 +20,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Action, Discard, Hit, RulesError, Spread, action_from_record
-from engine import Rules
+from engine import Action, Discard, Hit, Rules, RulesError, Spread, action_from_record
 from engine.help import first_hand_hint
 
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, current_season, get_guild_settings,
-                       get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables, player_standing,
-                       recent_hands, record_finished_hand, save_table, standings, start_new_season,
-                       update_guild_settings, write_transaction)
-from bot.table import (Event, HandOver, Level, Ping, Scoring, Status, Table, level_of)
+                       get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
+                       player_standing, recent_hands, record_finished_hand, save_table, standings,
+                       start_new_season, update_guild_settings, write_transaction)
+from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
 
@@ -412,4 +411,4 @@ def parse_action(verb: str, arg: str | None) -> Action:
         raise UserError("That choice is not a play I know.") from None
 
 
-__all__ = ["HandOver", "House", "Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]
+__all__ = ["House", "Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]

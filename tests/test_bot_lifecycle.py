@@ -8,6 +8,24 @@ from e2e_helpers import ack, bot_env, deal_until_in_play, play_simple_turn, turn
 from test_bot_e2e import open_table, start_bot, start_table
 
 
+def black_hole(port: int = 0) -> socket.socket:
+    """A listening socket that never accepts: connections to it hang, nothing ever answers."""
+    hole = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    hole.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    hole.bind(("127.0.0.1", port))
+    hole.listen(64)
+    return hole
+
+
+async def stop_promptly(process) -> int:
+    """SIGTERM the bot; it must be gone within 15 s. Returns its exit status."""
+    began = time.monotonic()
+    code = await process.stop(timeout=60)
+    took = time.monotonic() - began
+    assert took < 15, f"the bot took {took:.1f}s to stop"
+    return code
+
+
 def pings(fake) -> list:
     """The turn pings anyone in the channel sees now."""
     return [m for m in fake.visible("dave") if "your turn at the Tonk table" in m.content]
@@ -51,26 +69,18 @@ async def test_sigterm_while_discord_is_unreachable_exits_promptly(fake_discord,
     await start_table(fake, table)
     port = fake.port
     await fake.stop()  # Discord is gone: the gateway drops ...
-    # ... and its address swallows connections without ever answering (a black hole)
-    hole = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    hole.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    hole.bind(("127.0.0.1", port))
-    hole.listen(64)
+    hole = black_hole(port)  # ... and its address swallows connections without ever answering
     try:
         await asyncio.sleep(2.0)  # the bot notices and tries to reconnect: its requests hang
-        began = time.monotonic()
-        code = await process.stop(timeout=60)
-        took = time.monotonic() - began
+        code = await stop_promptly(process)
     finally:
         hole.close()
-    assert took < 15, f"the bot took {took:.1f}s to stop"
     assert code == 0, process.output()[-2000:]
 
 
-async def test_sigterm_while_discord_never_answers_at_start_exits_promptly_and_cleanly(fake_discord, bot_process, tmp_path):
-    hole = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    hole.bind(("127.0.0.1", 0))
-    hole.listen(64)
+async def test_sigterm_while_discord_never_answers_at_start_exits_promptly_and_cleanly(
+        fake_discord, bot_process, tmp_path):
+    hole = black_hole()
     port = hole.getsockname()[1]
     try:
         process = bot_process(env=bot_env(tmp_path, DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
@@ -81,10 +91,7 @@ async def test_sigterm_while_discord_never_answers_at_start_exits_promptly_and_c
                 break
             await asyncio.sleep(0.1)
         await asyncio.sleep(0.5)
-        began = time.monotonic()
-        code = await process.stop(timeout=60)
-        took = time.monotonic() - began
+        code = await stop_promptly(process)
     finally:
         hole.close()
-    assert took < 15, f"the bot took {took:.1f}s to stop"
     assert code == 0 and "Traceback" not in process.output(), process.output()[-3000:]
