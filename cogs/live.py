@@ -275,10 +275,11 @@ class LiveTables:
         if runtime is not None and user_id in runtime.drawn:
             key, card = runtime.drawn[user_id]
             drawn = card if key == table.turn_key else None
+        hint = await self.service.first_hand_hint(table, user_id)  # type: ignore[arg-type]
         return render.hand_message(
             table.seat_view(seat), table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
-            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id))
+            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id), hint=hint)
 
     async def deadline(self, table: Table) -> float | None:
         """When the turn in play runs out (Unix time); None when no person's turn is timed."""

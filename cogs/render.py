@@ -307,10 +307,11 @@ def either(names: list[str]) -> str:
 
 def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int, away: bool = False,
                  note: str | None = None, drawn: Card | None = None, confirm_drop: bool = False,
-                 deadline: float | None = None, picture: bool = False) -> dict[str, Any]:
+                 deadline: float | None = None, picture: bool = False, hint: str | None = None) -> dict[str, Any]:
     """The ephemeral message with one player's cards and the plays legal right now, built only
     from what that seat may see (the engine's `SeatView`). `drawn` is the card this seat just
-    drew (marked in the hand); `confirm_drop` asks before a drop; `deadline` ends the turn."""
+    drew (marked in the hand); `confirm_drop` asks before a drop; `deadline` ends the turn;
+    `hint`: the service's line for a player's first hand, if this is it."""
     t = table_id
     hand = sorted_hand(view.hand)
     drawn = drawn if drawn in hand else None
@@ -352,6 +353,8 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     if note:
         status = f"{note}\n{status}"
     embed.add_field(name="Now", value=status[:1024], inline=False)
+    if hint:
+        embed.add_field(name="New to Tonk?", value=f"{hint} /tonk help teaches the rest."[:1024], inline=False)
     embed.set_footer(text=f"table {t} · hand {hand_number} · only you can see this")
     items: list[discord.ui.Item[Any]] = []
     if confirm_drop and "drop" in verbs:

@@ -124,13 +124,13 @@ async def play_simple_turn(fake: FakeDiscord, user: str, table_message, *, drop:
     offered, and discard the highest card."""
     if hand is None:
         hand = await open_hand(fake, user, table_message)
-    if "then discard" not in hand.text:  # else the player has drawn already
+    if "discard to end your turn" not in hand.text:  # else the player has drawn already
         assert "Your turn" in hand.text, hand.text
         if drop and button(hand, "Drop"):
             await drop_confirmed(fake, user, hand)
             return hand
         await ack(await fake.click(user, button(hand, "Draw")))
-        await fake.wait_for(lambda: "then discard" in hand.text or "over" in hand.text, what="the draw")
+        await fake.wait_for(lambda: "discard to end your turn" in hand.text or "over" in hand.text, what="the draw")
     spread = menu(hand, "spread")
     if spread is not None:
         await ack(await fake.select(user, spread, values=[spread.options[0].value]))

@@ -80,8 +80,8 @@ async def test_the_private_hand_follows_the_game_without_pressing_my_hand_again(
                 await fake.wait_for(lambda: hand_over(table), timeout=10, what="the showdown after the drop")
                 break
             await ack(await fake.click(user, button(hand, "Draw")))
-            await fake.wait_for(lambda: "then discard" in hand.text or "over" in hand.text, what="the draw")
-            if "then discard" in hand.text:
+            await fake.wait_for(lambda: "discard to end your turn" in hand.text or "over" in hand.text, what="the draw")
+            if "discard to end your turn" in hand.text:
                 # the drawn card is named and marked
                 drawn = re.search(r"You drew \*\*(.+?)\*\*", hand.text).group(1)
                 assert f"[{drawn}]" in hand_cards(hand)
