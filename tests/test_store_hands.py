@@ -8,6 +8,7 @@ import pytest
 from conftest_store import ACCOUNTS, GUILD, db, fake_hand, new_table, simple_hand  # noqa: F401 (db is a fixture)
 
 from bot.store import (
+    has_played,
     PlayerRef,
     StaleTableError,
     balance_total,
@@ -86,6 +87,17 @@ async def test_a_hand_is_written_with_its_seats_and_ledger(db):  # noqa: F811
         assert await hand_record(session, guild_id=GUILD + 1, hand_id=f"{table.id}:1") is None  # other servers' hands stay private
         assert await hand_record(session, guild_id=GUILD, hand_id="nope") is None
     assert (stored.result, stored.outcome, stored.dropper, stored.table_id, stored.season) == (hand[1], "drop_won", 0, table.id, 1)
+
+
+async def test_has_played_is_per_server_and_per_account(db):  # noqa: F811
+    async with db.sessions() as session:
+        assert not await has_played(session, guild_id=GUILD, account=CROAKER.account)
+    await record(db, "h1", [CROAKER, GOBLIN], simple_hand(["Croaker", "Goblin"], [1, -1]))
+    async with db.sessions() as session:
+        assert await has_played(session, guild_id=GUILD, account=CROAKER.account)
+        assert await has_played(session, guild_id=GUILD, account=GOBLIN.account)
+        assert not await has_played(session, guild_id=GUILD, account=ELMO.account)
+        assert not await has_played(session, guild_id=GUILD + 1, account=CROAKER.account)
 
 
 async def test_the_same_hand_twice_is_written_once(db):  # noqa: F811
