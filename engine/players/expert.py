@@ -21,6 +21,10 @@ average:
 - **Common random numbers.** Every candidate is played on the same sampled deals with
   the same play-out randomness, so the comparison sees the candidates' difference, not
   the luck of the samples.
+- **hard's choice first.** It starts from what `hard` would do and changes its mind only
+  when another candidate's gain on the same deals is at least `min_gain` stakes and
+  `confidence` standard errors: a few dozen play-outs by a plain policy are noisy and
+  biased, and acting on every small difference (a first version did) lost to hard.
 
 `samples` (deals per decision) is the search budget; `time_cap` stops the sampling early
 once a decision has used that much CPU time (a guard for a slow machine: when it acts the
@@ -39,9 +43,15 @@ from ..view import SeatView
 from .hands import Layout, table_places
 from .hard import Estimate, HardPlayer, _wants, utility
 from .memory import Memory
-from .normal import BASE, FLOOR, SLOPE, count_scale
+from .normal import count_scale
 
 MAX_ROLLOUT_ACTIONS = 400  # a play-out that has not ended by then is scored as it stands
+# The counts at which `hard` drops about half the time, by the turns it has played (2 and
+# 3 players, standard; measured over 500 hands of hard against itself). Play-outs use
+# them for every seat: opponents that drop later than real ones make playing on look
+# better than it is (a first version with the normal player's thresholds lost 0.5 stakes
+# a hand to hard by dropping too late).
+DROP_AT = (22.0, 20.0, 16.0, 12.0, 9.0, 7.0, 5.0)
 
 
 class ExpertPlayer(HardPlayer):
@@ -49,7 +59,11 @@ class ExpertPlayer(HardPlayer):
     samples = 40  # sampled deals per decision: the search budget
     time_cap = 0.2  # CPU seconds: stop sampling a decision after this much (see the module doc)
     plans = 3  # plans after a draw compared by play-outs (the hard scoring's best few)
-    rollout_offset = -2.0  # play-out seats drop at a normal player's threshold plus this
+    min_gain = 0.1  # stakes a hand: the least gain over hard's choice that makes it change its mind
+    confidence = 2.0  # ... in standard errors of that gain, measured on the same sampled deals
+    # Play-out seats drop when their count is at most DROP_AT[turns they have played]
+    # (5-card hands; scaled like the normal player's thresholds) plus this offset.
+    rollout_offset = 0.0
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
         super().__init__(seed)
@@ -68,14 +82,14 @@ class ExpertPlayer(HardPlayer):
 
     def start_turn(self, view: SeatView, memory: Memory) -> Action:
         legal = view.legal_actions
+        default = super().start_turn(view, memory)  # hard's choice: kept unless the search finds better
         candidates = [a for a in (DROP, DRAW, TAKE) if a in legal]
-        if DROP in candidates and not Estimate(self, view, memory).worth_sampling():
+        if DROP in candidates and default != DROP and not Estimate(self, view, memory).worth_sampling():
             candidates.remove(DROP)  # a count far too high to drop
         if len(candidates) == 1:
             self.last_search = None
             return candidates[0]
-        values = self.search(view, memory, [[a] for a in candidates])
-        return candidates[max(range(len(candidates)), key=lambda i: (values[i], -i))]
+        return candidates[self.search(view, memory, [[a] for a in candidates], candidates.index(default))]
 
     def plan_turn(self, view: SeatView, memory: Memory) -> list[Action]:
         plans = self.ranked_plans(list(view.hand), view, memory, self.plans)
@@ -83,31 +97,42 @@ class ExpertPlayer(HardPlayer):
             self.last_search = None
             return plans[0][1]  # only one way, or it goes out: nothing beats that
         candidates = [actions for _, actions in plans]
-        values = self.search(view, memory, candidates)
-        return candidates[max(range(len(candidates)), key=lambda i: (values[i], -i))]
+        return candidates[self.search(view, memory, candidates, 0)]
 
     # ------------------------------------------------------------------ search
 
-    def search(self, view: SeatView, memory: Memory, candidates: list[list[Action]]) -> list[float]:
-        """Mean value of each candidate (a list of this seat's next actions) over the
-        same sampled deals, each played out to the end of the hand."""
+    def search(self, view: SeatView, memory: Memory, candidates: list[list[Action]], default: int) -> int:
+        """Which candidate (a list of this seat's next actions) to play: each is played
+        out on the same sampled deals; the best mean wins, but it replaces `default`
+        (hard's choice) only when its gain on the same deals is clearly more than noise:
+        at least `min_gain` stakes and `confidence` standard errors."""
         started = time.thread_time()
         estimate = Estimate(self, view, memory)
-        totals = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         done = 0
         batch = 8
         while done < self.samples:
             for hands, stock in estimate.sample_hands(min(batch, self.samples - done)):
                 seed = self.rng.getrandbits(32)
                 for i, actions in enumerate(candidates):
-                    totals[i] += self.play_out(view, memory, estimate, hands, stock, actions, seed)
+                    values[i].append(self.play_out(view, memory, estimate, hands, stock, actions, seed))
                 done += 1
             if time.thread_time() - started > self.time_cap:
                 break
-        values = [t / done for t in totals]
-        self.last_search = {_label(c): v for c, v in zip(candidates, values)}
+        means = [sum(v) / done for v in values]
+        best = max(range(len(candidates)), key=lambda i: (means[i], i == default, -i))
+        chosen = default
+        if best != default:
+            gains = [a - b for a, b in zip(values[best], values[default])]
+            mean = sum(gains) / done
+            spread = (sum((g - mean) ** 2 for g in gains) / (done - 1)) ** 0.5 if done > 1 else float("inf")
+            if mean >= self.min_gain and mean >= self.confidence * spread / done ** 0.5:
+                chosen = best
+        self.last_search = {_label(c): m for c, m in zip(candidates, means)}
         self.last_search["samples"] = done
-        return values
+        self.last_search["default"] = _label(candidates[default])
+        self.last_search["chosen"] = _label(candidates[chosen])
+        return chosen
 
     def play_out(self, view: SeatView, memory: Memory, estimate: Estimate, hands, stock,
                  actions: list[Action], seed: int) -> float:
@@ -196,9 +221,7 @@ class Rollout:
         self.offset = offset
 
     def threshold(self, seat: int) -> float:
-        n = self.n
-        played = self.turns[seat]
-        return max(BASE[n] - SLOPE[n] * max(played - 1, 0), FLOOR[n]) * self.scale + self.offset
+        return DROP_AT[min(self.turns[seat], len(DROP_AT) - 1)] * self.scale + self.offset
 
     def run(self) -> None:
         game = self.game
