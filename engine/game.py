@@ -15,12 +15,14 @@ from .actions import DISCARDS, DRAW, DROP, TAKE, Action, Discard, Draw, Drop, Hi
 from .cards import BOOK_BIAS, BOOK_TOP, CARD_COUNT, RANK_TALLY, SUIT_NUMBER, Card, Suit, count, shuffle
 from .errors import IllegalAction, NotYourTurn, RecordError, RulesError, TonkError
 from .outcome import (
+    RUN_OUT_MULTIPLE,
     Outcome,
     instant_winners,
     no_payment,
     settle_drop,
     settle_instant,
     settle_stock_out,
+    tonk_out_multiple,
     win_by_one,
 )
 from .rules import Rules
@@ -367,7 +369,7 @@ class Game:
             hand.remove(action.card)
             self.discard.append(action.card)
             if not hand:
-                return self._end(win_by_one("run_out", seat, self.counts(), self.stake, 1))
+                return self._end(win_by_one("run_out", seat, self.counts(), self.stake, RUN_OUT_MULTIPLE))
             self._begin_turn((seat + 1) % len(self.players))
         elif kind is Spread:
             hand = self.hands[seat]
@@ -417,8 +419,7 @@ class Game:
         return outcome
 
     def _tonk_out(self, seat: int) -> Outcome:
-        pays = self.rules.tonk_out_pays
-        multiple = 2 if pays == "double" or (pays == "second_spread" and self.spreads_this_turn >= 2) else 1
+        multiple = tonk_out_multiple(self.rules, self.spreads_this_turn)
         return win_by_one("tonk_out", seat, self.counts(), self.stake, multiple)
 
     def _stock_out(self) -> Outcome:

@@ -92,6 +92,16 @@ def win_by_one(kind: str, winner: int, counts, stake: int, multiple: int, droppe
     return Outcome(kind, (winner,), tuple(counts), tuple(payments), tuple(pushups), dropper, multiple)
 
 
+def tonk_out_multiple(rules: Rules, new_spreads: int) -> int:
+    """Stakes a tonk out pays, given the new spreads laid in the turn that emptied the hand."""
+    pays = rules.tonk_out_pays
+    return 2 if pays == "double" or (pays == "second_spread" and new_spreads >= 2) else 1
+
+
+RUN_OUT_MULTIPLE = 1  # a run out (last card discarded) pays a single stake
+DROP_WON_MULTIPLE = 1  # so does a drop that wins
+
+
 def no_payment(kind: str, counts) -> Outcome:
     n = len(counts)
     return Outcome(kind, (), tuple(counts), (0,) * n, (0,) * n)
@@ -154,7 +164,7 @@ def settle_drop(rules: Rules, dropper: int, counts, dealer: int, stake: int) -> 
     others = [s for s in range(n) if s != dropper]
     lowest = min([counts[s] for s in others])
     if d < lowest:
-        return win_by_one("drop_won", dropper, counts, stake, 1, dropper)
+        return win_by_one("drop_won", dropper, counts, stake, DROP_WON_MULTIPLE, dropper)
     low = [s for s in others if counts[s] == lowest]
     rest = [s for s in others if counts[s] != lowest]
     ledger = _Ledger(n, stake)
