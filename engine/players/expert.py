@@ -41,7 +41,7 @@ from ..cards import count
 from ..game import PLAY, START, Game, TableSpread
 from ..view import SeatView
 from .hands import Layout, table_places
-from .hard import Estimate, HardPlayer, _wants, utility
+from .hard import Estimate, HardPlayer, _wants, plain_discard, utility
 from .memory import Memory
 from .normal import count_scale
 
@@ -271,8 +271,4 @@ class Rollout:
             game.apply(seat, Hit(card, index))
             if game.outcome is not None:
                 return
-        ranks: dict = {}
-        for c in hand:
-            ranks[c.rank] = ranks.get(c.rank, 0) + 1
-        loose = [c for c in hand if ranks[c.rank] == 1 and not c.joker] or [c for c in hand if not c.joker] or hand
-        game.apply(seat, Discard(max(loose, key=lambda c: (c.value, c.index))))
+        game.apply(seat, Discard(plain_discard(hand)))

@@ -427,13 +427,19 @@ def greedy_turn(layout: Layout, hand: list, places, top, stock: list):
         return [], None, "tonk_out"
     if len(hand) == 1:
         return [], hand[0], "run_out"
+    worst = plain_discard(hand)
+    hand.remove(worst)
+    return hand, worst, None
+
+
+def plain_discard(hand):
+    """What a plain player throws: its highest card that pairs with nothing (a joker only
+    when it holds nothing else)."""
     ranks: dict = {}
     for c in hand:
         ranks[c.rank] = ranks.get(c.rank, 0) + 1
     loose = [c for c in hand if ranks[c.rank] == 1 and not c.joker] or [c for c in hand if not c.joker] or hand
-    worst = max(loose, key=lambda c: c.value)
-    hand.remove(worst)
-    return hand, worst, None
+    return max(loose, key=lambda c: c.value)
 
 
 def _wants(layout: Layout, hand, places, top) -> bool:
