@@ -21,6 +21,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.game import MAX_PLAYERS, MIN_PLAYERS
+
 from . import checks
 from .migrations import house_rules_key
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, Rival, utcnow
@@ -29,7 +31,6 @@ from .players import PlayerRef
 from .transactions import read_transaction, write_transaction
 
 RECORD_FORMAT = "tonk-hand/1"
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _NO_WINNERS = frozenset({"void", "draw"})
 
 _hands = Hand.__table__  # type: ignore[attr-defined]

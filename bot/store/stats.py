@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sqlalchemy import Float, and_, case, cast, func, literal, or_
+from sqlalchemy import Float, and_, case, cast, func, literal, literal_column, or_
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -208,7 +208,8 @@ def _tally_statement(guild_id: int, account: str, season: int) -> Any:
         )
         .join(Hand, col(Hand.id) == col(HandSeat.hand_pk))
         .where(*_players_hands(guild_id, account))
-        .group_by(col(Hand.season) == season)
+        # by the output column's name: PostgreSQL would not match a repeated expression with its own parameter
+        .group_by(literal_column("in_season"))
     )
 
 
@@ -370,7 +371,7 @@ async def player_stats(
                 select(Rival.opponent, func.sum(Rival.hands), func.sum(Rival.net),
                        func.coalesce(func.sum(case((in_season, Rival.hands), else_=0)), 0),
                        func.coalesce(func.sum(case((in_season, Rival.net), else_=literal(0.0))), 0.0),
-                       func.max(latest_name))
+                       latest_name)  # correlated with the grouped opponent: valid SQL in SQLite and PostgreSQL
                 .where(Rival.guild_id == guild_id, Rival.account == account)
                 .group_by(Rival.opponent)
             )
