@@ -26,7 +26,8 @@ from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, LiveTable, PlayerRef, StaleTableError, TableNotFoundError,
                        close_table, create_table, get_guild_settings, get_open_table_in_channel, get_table,
-                       list_open_tables, record_finished_hand, save_table, write_transaction)
+                       list_open_tables, record_finished_hand, save_table, write_retrying,
+                       write_transaction)
 
 log = logging.getLogger(__name__)
 
@@ -174,11 +175,16 @@ class TableService:
         if "bookkeeping" not in changes:
             changes["bookkeeping"] = view.book
         try:
-            async with self._writer, self.db.sessions() as session, write_transaction(session):
+            async def write(session) -> LiveTable:
                 table = await save_table(session, table_id=view.id, expected_version=view.table.version, **changes)
                 if finished:
                     # the hand id is in the bookkeeping being saved (a new deal writes a new one)
                     await self._record_hand(session, view, changes["bookkeeping"]["hand_id"])
+                return table
+
+            async with self._writer, self.db.sessions() as session:
+                # the whole transaction again if PostgreSQL picks it as a deadlock victim
+                table = await write_retrying(session, write)
         except StaleTableError:
             self.forget(view.id)
             raise StaleView("Someone else acted first: look again at the table.") from None

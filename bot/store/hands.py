@@ -16,15 +16,17 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from functools import cache
+
 from sqlalchemy import Connection, bindparam, exists, func, insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, LedgerEntry, utcnow
 from .players import PlayerRef
-from .transactions import read_transaction, write_transaction
+from .portable import dialect_name, insert_for, write_retrying
+from .transactions import read_transaction
 
 RECORD_FORMAT = "tonk-hand/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -180,41 +182,60 @@ async def record_finished_hand(
         }
         for seat, player in enumerate(players)
     ]
-    async with write_transaction(session):
+    # One global lock order for ledger rows (server, season, account), whatever
+    # the seat order: two hands sharing players never wait for each other in a cycle.
+    ledger_rows.sort(key=lambda row: row["account"])
+    statements = _statements(dialect_name(session))
+
+    async def write(session: AsyncSession) -> bool:
         connection = await session.connection()
-        return await connection.run_sync(_write_hand, hand_row, seat_rows, ledger_rows)
+        return await connection.run_sync(_write_hand, statements, hand_row, seat_rows, ledger_rows)
+
+    return await write_retrying(session, write)
 
 
 def _write_hand(
-    connection: Connection, hand_row: dict[str, Any], seat_rows: list[dict[str, Any]], ledger_rows: list[dict[str, Any]]
+    connection: Connection,
+    statements: tuple[Any, Any, Any],
+    hand_row: dict[str, Any],
+    seat_rows: list[dict[str, Any]],
+    ledger_rows: list[dict[str, Any]],
 ) -> bool:
     # One greenlet for the three statements: the hand first, so that a
     # duplicate hand_id stops here having written nothing.
-    inserted = connection.execute(_HAND_INSERT, hand_row)
-    if inserted.rowcount != 1:  # 0: the hand_id was taken, DO NOTHING did nothing
+    hand_insert, seat_insert, ledger_upsert = statements
+    inserted = connection.execute(hand_insert, hand_row).first()
+    if inserted is None:  # the hand_id was taken, DO NOTHING did nothing
         return False
-    hand_pk = inserted.lastrowid
-    connection.execute(_SEAT_INSERT, [{**row, "hand_pk": hand_pk} for row in seat_rows])
-    connection.execute(_LEDGER_UPSERT, [{**row, "ledger_hand_pk": hand_pk} for row in ledger_rows])
+    hand_pk = inserted[0]
+    connection.execute(seat_insert, [{**row, "hand_pk": hand_pk} for row in seat_rows])
+    connection.execute(ledger_upsert, [{**row, "ledger_hand_pk": hand_pk} for row in ledger_rows])
     return True
 
 
-def _hand_insert() -> Any:
+@cache
+def _statements(dialect: str) -> tuple[Any, Any, Any]:
+    """The hand insert (returning its id), the seat insert and the ledger upsert, for ``dialect``."""
+    return _hand_insert(dialect), insert(_hand_seats), _ledger_upsert(dialect)
+
+
+def _hand_insert(dialect: str) -> Any:
     # The hand counts in its server's current season, read in the same statement.
     current_season = (
         select(GuildSettings.season).where(GuildSettings.guild_id == bindparam("season_guild_id")).scalar_subquery()
     )
     return (
-        sqlite_insert(_hands)
+        insert_for(dialect, _hands)
         .values(season=func.coalesce(current_season, FIRST_SEASON))
         .on_conflict_do_nothing(index_elements=["hand_id"])
+        .returning(_hands.c.id)
     )
 
 
-def _ledger_upsert() -> Any:
+def _ledger_upsert(dialect: str) -> Any:
     # The season is the hand's, read in the same statement.
     hand_season = select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
-    statement = sqlite_insert(_ledger).values(season=hand_season)
+    statement = insert_for(dialect, _ledger).values(season=hand_season)
     added = ("balance", "pushups", "hands", "wins", "tonk_outs", "catches", "caught_drops")
     return statement.on_conflict_do_update(
         index_elements=["guild_id", "season", "account"],
@@ -224,11 +245,6 @@ def _ledger_upsert() -> Any:
             **{name: _ledger.c[name] + statement.excluded[name] for name in added},
         },
     )
-
-
-_HAND_INSERT = _hand_insert()
-_SEAT_INSERT = insert(_hand_seats)
-_LEDGER_UPSERT = _ledger_upsert()
 
 
 @dataclass(frozen=True, slots=True)
