@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.errors import UserError
 from bot.service import TableService
+from bot.shards import ShardOwnership
 from bot.store import Database
 from engine import TonkError
 
@@ -20,16 +21,21 @@ INTENTS = discord.Intents.none()
 INTENTS.guilds = True  # channels and the guild for interactions; no privileged intents
 
 
-class TonkBot(commands.Bot):
+class TonkBot(commands.AutoShardedBot):
+    """Runs the shards of SHARD_IDS (all by default) and drives only their servers' tables."""
+
     def __init__(self, *, settings: Settings, db: Database):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
         self.settings = settings
         self.db = db
+        self.ownership = ShardOwnership(settings.shard_count, settings.shard_ids)
         self.service = TableService(db)
         from cogs.live import LiveTables
 

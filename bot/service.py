@@ -500,9 +500,10 @@ class TableService:
             book["timeouts"][seat] = 0
             return await self._save(view, bookkeeping=book)
 
-    async def recover(self) -> list[TableView]:
-        """After a restart: every open table, with any finished-but-unrecorded hand written."""
-        views = await self.open_tables()
+    async def recover(self, owns=lambda guild_id: True) -> list[TableView]:
+        """After a restart: every open table of the servers this process `owns` (its shards'),
+        with any finished-but-unrecorded hand written."""
+        views = [view for view in await self.open_tables() if owns(view.table.guild_id)]
         for view in views:
             if view.table.status == "between_hands" and view.game is not None and view.game.over:
                 async with self.lock(view.id), self._writer, self.db.sessions() as session, \

@@ -257,7 +257,10 @@ class LiveTables:
 
     async def resume_all(self) -> None:
         """After a start or restart: every open table gets its edits, timers and computers back."""
-        for view in await self.service.recover():
+        views = await self.service.recover(owns=self.bot.ownership.owns)
+        log.info("resuming %d open tables (%s): %s", len(views), self.bot.ownership,
+                 " ".join(f"{view.id}@{view.table.guild_id}" for view in views) or "none")
+        for view in views:
             await self.changed(view)
 
     def _cancel_all(self, table_id: int) -> None:
