@@ -60,13 +60,14 @@ class PostgresServer:
     def run(self, tool: str, *args: str) -> None:
         subprocess.run([*self.as_user, str(self.bin / tool), *args], check=True, capture_output=True, text=True)
 
-    def start(self) -> None:
-        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300"
+    def start(self, settings: str = "-c fsync=off") -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=300 {settings}"
         self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
 
     def stop(self) -> None:
         subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
                        capture_output=True)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+asyncpg://{USER}@127.0.0.1:{self.port}/{database}"
@@ -79,13 +80,15 @@ class PostgresServer:
         return self.url(name)
 
 
-def start_server() -> PostgresServer:
+class PostgresMissing(RuntimeError):
+    """No PostgreSQL binaries on this machine."""
+
+
+def start_server(settings: str = "-c fsync=off") -> PostgresServer:
+    """A new server in a temporary folder, started; stop it with ``stop()`` (also used by scripts/)."""
     bin_dir = find_pg_bin()
     if bin_dir is None or not (bin_dir / "initdb").exists():
-        message = "PostgreSQL is not installed (no pg_ctl/initdb); apt-get install postgresql"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(f"{message}: CI must run the PostgreSQL tests", pytrace=False)
-        pytest.skip(message)
+        raise PostgresMissing("PostgreSQL is not installed (no pg_ctl/initdb); apt-get install postgresql")
     folder = Path(tempfile.mkdtemp(prefix="tonk-pg-"))
     as_user: list[str] = []
     if os.geteuid() == 0:
@@ -93,18 +96,22 @@ def start_server() -> PostgresServer:
         as_user = ["runuser", "-u", "postgres", "--"]
     server = PostgresServer(bin_dir, folder, free_port(), as_user)
     server.run("initdb", "-D", str(server.data), "-A", "trust", "-U", USER, "--no-sync", "-E", "UTF8")
-    server.start()
+    server.start(settings)
     return server
 
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    server = start_server()
+    try:
+        server = start_server()
+    except PostgresMissing as missing:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"{missing}: CI must run the PostgreSQL tests", pytrace=False)
+        pytest.skip(str(missing))
     try:
         yield server
     finally:
         server.stop()
-        shutil.rmtree(server.folder, ignore_errors=True)
 
 
 BACKENDS = ["sqlite", "postgresql"]
