@@ -14,15 +14,14 @@ A good ``hand_id`` is one the bot can rebuild on a retry, e.g.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-
 from functools import cache
+from typing import Any
 
 from sqlalchemy import Connection, bindparam, exists, func, insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from . import checks
+from . import checks, sqlite
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, LedgerEntry, utcnow
 from .players import PlayerRef
 from .portable import dialect_name, insert_for, write_retrying
@@ -31,6 +30,9 @@ from .transactions import read_transaction
 RECORD_FORMAT = "tonk-hand/1"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _NO_WINNERS = frozenset({"void", "draw"})
+SQLITE_IN_ONE_CALL = True
+"""On SQLite, write a hand in one call on the database thread (``sqlite.write_finished_hand``);
+False runs the portable statements below there too (the tests compare the two)."""
 
 _hands = Hand.__table__  # type: ignore[attr-defined]
 _hand_seats = HandSeat.__table__  # type: ignore[attr-defined]
@@ -185,7 +187,10 @@ async def record_finished_hand(
     # One global lock order for ledger rows (server, season, account), whatever
     # the seat order: two hands sharing players never wait for each other in a cycle.
     ledger_rows.sort(key=lambda row: row["account"])
-    statements = _statements(dialect_name(session))
+    dialect = dialect_name(session)
+    if dialect == "sqlite" and SQLITE_IN_ONE_CALL:
+        return await sqlite.write_finished_hand(session, hand_row, seat_rows, ledger_rows)
+    statements = _statements(dialect)
 
     async def write(session: AsyncSession) -> bool:
         connection = await session.connection()

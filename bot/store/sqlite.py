@@ -9,6 +9,11 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
 - ``preflight``: a look at the file before the engine touches it, read-only, so
   that a corrupt, foreign, newer or read-only file is refused with one line and
   left exactly as it was (setting WAL mode alone would rewrite its header);
+- ``write_finished_hand``: a finished hand (the hand, its seats, the ledger
+  upserts, and BEGIN/COMMIT when it is its own transaction) in ONE call on
+  aiosqlite's worker thread, instead of a dozen hand-offs between the event loop
+  and that thread; PostgreSQL runs the same three statements built by SQLAlchemy
+  in ``hands.py`` (a test checks both write the same rows);
 - ``upgrade_legacy``: files written before the store moved to Alembic carry a
   ``schema_version`` table (versions 1 and 2 of the hand-written migrations).
   A version 1 file is upgraded to 2 with the SQL it always used; then the
@@ -18,14 +23,17 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, event
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .errors import DatabaseStartupError, SchemaTooNewError
 from .transactions import BEGIN_MODE_OPTION
@@ -64,6 +72,90 @@ def configure_engine(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
         if mode not in BEGIN_MODES:
             raise ValueError(f"unknown SQLite BEGIN mode {mode!r}")
         connection.exec_driver_sql(f"BEGIN {mode}")
+
+
+# --------------------------------------------------------------------------- a finished hand in one call
+
+_HAND_INSERT = """
+INSERT INTO hands (hand_id, guild_id, table_id, finished_at, outcome, dropper, stake, scoring_mode, record, result, season)
+VALUES (:hand_id, :guild_id, :table_id, :finished_at, :outcome, :dropper, :stake, :scoring_mode, :record, :result,
+        COALESCE((SELECT season FROM guild_settings WHERE guild_id = :guild_id), 1))
+ON CONFLICT (hand_id) DO NOTHING
+RETURNING id, season
+"""
+_SEAT_INSERT = """
+INSERT INTO hand_seats (hand_pk, seat, account, display_name, count, payment, pushups, won)
+VALUES (:hand_pk, :seat, :account, :display_name, :count, :payment, :pushups, :won)
+"""
+_COUNTERS = ("balance", "pushups", "hands", "wins", "tonk_outs", "catches", "caught_drops")
+_LEDGER_UPSERT = f"""
+INSERT INTO ledger (guild_id, season, account, display_name, {", ".join(_COUNTERS)}, updated_at)
+VALUES (:guild_id, :season, :account, :display_name, {", ".join(":" + name for name in _COUNTERS)}, :updated_at)
+ON CONFLICT (guild_id, season, account) DO UPDATE SET
+    display_name = excluded.display_name, updated_at = excluded.updated_at,
+    {", ".join(f"{name} = ledger.{name} + excluded.{name}" for name in _COUNTERS)}
+"""
+
+
+def _stored_time(value: datetime) -> str:
+    # What SQLAlchemy's SQLite DateTime stores (and UTCDateTime reads back): naive UTC text.
+    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
+def _write_hand(
+    connection: sqlite3.Connection,
+    own_transaction: bool,
+    hand_row: dict[str, Any],
+    seat_rows: list[dict[str, Any]],
+    ledger_rows: list[dict[str, Any]],
+) -> bool:
+    """On aiosqlite's thread: the hand first (a taken hand_id stops here), then seats and ledger."""
+    if own_transaction:
+        connection.execute("BEGIN IMMEDIATE")
+    try:
+        inserted = connection.execute(_HAND_INSERT, hand_row).fetchall()
+        if inserted:
+            [(hand_pk, season)] = inserted
+            connection.executemany(_SEAT_INSERT, [{**row, "hand_pk": hand_pk} for row in seat_rows])
+            connection.executemany(_LEDGER_UPSERT, [{**row, "season": season} for row in ledger_rows])
+        if own_transaction:
+            connection.execute("COMMIT")
+    except BaseException:
+        if own_transaction and connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return bool(inserted)
+
+
+async def _run_on_thread(connection: AsyncConnection, own_transaction: bool, *rows: Any) -> bool:
+    driver = (await connection.get_raw_connection()).driver_connection  # the aiosqlite.Connection
+    # aiosqlite runs each call on its connection's thread, in order; _execute queues one call
+    # (its public methods are one call per statement, which is what this avoids).
+    return await driver._execute(lambda: _write_hand(driver._conn, own_transaction, *rows))
+
+
+async def write_finished_hand(
+    session: AsyncSession,
+    hand_row: dict[str, Any],
+    seat_rows: list[dict[str, Any]],
+    ledger_rows: list[dict[str, Any]],
+) -> bool:
+    """``hands.record_finished_hand``'s three statements on SQLite, in one call on the database thread.
+
+    In the session's transaction if it has one (the caller commits), else in a
+    transaction of its own, ``BEGIN IMMEDIATE`` to ``COMMIT`` in that same call.
+    Returns False, having written nothing, if the hand id was taken.
+    """
+    hand = {**hand_row, "finished_at": _stored_time(hand_row["finished_at"]),
+            "record": json.dumps(hand_row["record"]), "result": json.dumps(hand_row["result"])}
+    seats = [{**row, "won": int(row["won"])} for row in seat_rows]
+    ledger = [{**row, "updated_at": _stored_time(row["updated_at"])} for row in ledger_rows]
+    if session.in_transaction():
+        return await _run_on_thread(await session.connection(), False, hand, seats, ledger)
+    engine = session.bind
+    assert isinstance(engine, AsyncEngine)
+    async with engine.connect() as connection:  # no BEGIN yet: the call below emits its own
+        return await _run_on_thread(connection, True, hand, seats, ledger)
 
 
 # --------------------------------------------------------------------------- the file, before opening it
