@@ -18,11 +18,12 @@ from discord.ext import commands
 
 from bot.errors import StaleView, UserError
 from bot.service import LEVELS, Person
+from bot.stats import StatsService
 from bot.store import (PlayerRef, current_season, get_guild_settings, hand_record, player_standing, recent_hands,
                        standings, start_new_season, update_guild_settings)
 from engine import PRESET_NAMES, Rules
 
-from cogs import render
+from cogs import render, stats_commands
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.client import TonkBot
@@ -47,6 +48,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         self.bot = bot
         self.service = bot.service
         self.live = bot.live
+        self.stats = StatsService(bot.db)
         super().__init__()
 
     # ------------------------------------------------------------------ /tonk new
@@ -171,6 +173,51 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         embed = discord.Embed(title="Recent hands", description="\n".join(lines)[:4096], colour=render.COLOUR_LOBBY)
         embed.set_footer(text="/tonk history hand:<id> downloads a hand's record.")
         await interaction.response.send_message(embed=embed, ephemeral=True)
+
+    # ------------------------------------------------------------------ /tonk stats, /tonk top, /tonk season
+    # (the work is in cogs/stats_commands.py; these only declare the commands)
+
+    stats_group = app_commands.Group(name="stats", description="Tonk stats: a player's, or this server's",
+                                     guild_only=True)
+
+    @stats_group.command(name="player", description="A player's Tonk stats and balance chart (default: yours)")
+    @app_commands.describe(player="A member of this server (default: you)", computer="A computer player instead",
+                           season="Season number (default: the current one)", chart="Draw the running balance")
+    @app_commands.choices(chart=stats_commands.CHART_CHOICES)
+    async def stats_player(self, interaction: discord.Interaction, player: discord.Member | None = None,
+                           computer: str | None = None, season: app_commands.Range[int, 1] | None = None,
+                           chart: str = "season") -> None:
+        await stats_commands.player(self.stats, interaction, player=player, computer=computer, season=season,
+                                    chart=chart)
+
+    @stats_player.autocomplete("computer")
+    async def stats_computer_names(self, interaction: discord.Interaction, current: str):
+        return await stats_commands.computer_choices(self.stats, interaction, current)
+
+    @stats_group.command(name="server", description="This server's Tonk hands: how they ended, the rules played most")
+    @app_commands.describe(season="Season number (default: the current one)")
+    async def stats_server(self, interaction: discord.Interaction,
+                           season: app_commands.Range[int, 1] | None = None) -> None:
+        await stats_commands.server(self.stats, interaction, season=season)
+
+    @app_commands.command(name="top", description="This server's top 10 in a category, and your place")
+    @app_commands.guild_only()
+    @app_commands.describe(category="What to rank by (default: net stakes)",
+                           season="Season number (default: the current one)",
+                           min_hands="Hands a player needs to rank by win rate")
+    @app_commands.choices(category=stats_commands.CATEGORY_CHOICES)
+    async def top(self, interaction: discord.Interaction, category: str = "net",
+                  season: app_commands.Range[int, 1] | None = None,
+                  min_hands: app_commands.Range[int, 1, 1000] = 10) -> None:
+        await stats_commands.top(self.stats, interaction, category=category, season=season, min_hands=min_hands)
+
+    @app_commands.command(name="season", description="Name this server's current season, or an ended one (Manage Server)")
+    @app_commands.guild_only()
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.describe(name="The season's name", number="Which season (default: the current one)")
+    async def season(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 50],
+                     number: app_commands.Range[int, 1] | None = None) -> None:
+        await stats_commands.name_season(self.stats, interaction, name=name, number=number)
 
     # ------------------------------------------------------------------ /tonk settings
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import CARD_COUNT, Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +89,7 @@ Action = Draw | TakeDiscard | Spread | Hit | Discard | Drop
 DRAW = Draw()
 TAKE = TakeDiscard()
 DROP = Drop()
+DISCARDS = tuple(Discard(Card.by_index(i)) for i in range(CARD_COUNT))  # by Card.index: legal_actions reuses them
 
 
 def action_from_record(entry: dict) -> Action:

@@ -77,18 +77,29 @@ class _Ledger:
         self.units[payee] += units
 
     def points(self) -> tuple[int, ...]:
-        return tuple(u * self.stake for u in self.units)
+        stake = self.stake
+        return tuple([u * stake for u in self.units])
 
 
 def win_by_one(kind: str, winner: int, counts, stake: int, multiple: int, dropper: int | None = None) -> Outcome:
     """Every other seat pays `multiple` stakes to one winner (tonk out, run out, drop won, stock out)."""
     n = len(counts)
-    ledger = _Ledger(n, stake)
-    for seat in range(n):
-        if seat != winner:
-            ledger.pay(seat, winner, multiple)
-    pushups = tuple(0 if s == winner else counts[s] * multiple for s in range(n))
-    return Outcome(kind, (winner,), tuple(counts), ledger.points(), pushups, dropper, multiple)
+    pay = multiple * stake
+    payments = [-pay] * n
+    payments[winner] = pay * (n - 1)
+    pushups = [c * multiple for c in counts]
+    pushups[winner] = 0
+    return Outcome(kind, (winner,), tuple(counts), tuple(payments), tuple(pushups), dropper, multiple)
+
+
+def tonk_out_multiple(rules: Rules, new_spreads: int) -> int:
+    """Stakes a tonk out pays, given the new spreads laid in the turn that emptied the hand."""
+    pays = rules.tonk_out_pays
+    return 2 if pays == "double" or (pays == "second_spread" and new_spreads >= 2) else 1
+
+
+RUN_OUT_MULTIPLE = 1  # a run out (last card discarded) pays a single stake
+DROP_WON_MULTIPLE = 1  # so does a drop that wins
 
 
 def no_payment(kind: str, counts) -> Outcome:
@@ -110,6 +121,8 @@ def instant_winners(rules: Rules, counts, dealer: int) -> list[tuple[int, int]]:
             claims[seat] = (2, 1, c)
         elif rules.instant_high != "off" and c == low_high:
             claims[seat] = (1 if rules.instant_high == "50_over_49" else 2, 0, c)
+    if not claims:  # nearly every deal
+        return []
     if rules.instant_high == "50_over_49" and any(cat == 1 for _, cat, _ in claims.values()):
         claims = {s: v for s, v in claims.items() if v[1] != 0}  # 50 beats 49
     if len(claims) <= 1:
@@ -149,11 +162,11 @@ def settle_drop(rules: Rules, dropper: int, counts, dealer: int, stake: int) -> 
     n = len(counts)
     d = counts[dropper]
     others = [s for s in range(n) if s != dropper]
-    lowest = min(counts[s] for s in others)
+    lowest = min([counts[s] for s in others])
     if d < lowest:
-        return win_by_one("drop_won", dropper, counts, stake, 1, dropper)
+        return win_by_one("drop_won", dropper, counts, stake, DROP_WON_MULTIPLE, dropper)
     low = [s for s in others if counts[s] == lowest]
-    rest = [s for s in others if s not in low]
+    rest = [s for s in others if counts[s] != lowest]
     ledger = _Ledger(n, stake)
     variant = rules.caught_pays
     if variant == "standard":
@@ -189,7 +202,7 @@ def settle_drop(rules: Rules, dropper: int, counts, dealer: int, stake: int) -> 
             ledger.pay(dropper, winner, 2 * n)
     else:  # pragma: no cover - Rules validates the variant
         raise AssertionError(variant)
-    pushups = tuple(2 * d if s == dropper else 0 if s in low else counts[s] for s in range(n))
+    pushups = tuple([2 * d if s == dropper else 0 if s in low else counts[s] for s in range(n)])
     return Outcome("caught", tuple(low), tuple(counts), ledger.points(), pushups, dropper, 2)
 
 

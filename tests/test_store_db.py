@@ -10,6 +10,8 @@ from conftest_store import DECK, db, sqlite_url  # noqa: F401 (db is a fixture)
 from bot.store import (
     DEFAULT_DATABASE_URL,
     LATEST_VERSION,
+    player_stats,
+    player_stats_from_hands,
     GuildSettings,
     Hand,
     HandSeat,
@@ -195,12 +197,23 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
     record = build_v1_database(path)
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
-        assert await schema_version(database.engine) == 2
-        assert await alembic_versions(database) == ["2"]  # stamped: Alembic takes over from here
+        assert await schema_version(database.engine) == LATEST_VERSION == 3
+        assert await alembic_versions(database) == ["3"]  # stamped "2", then Alembic's revision 3
         await assert_models_map_the_schema(database)
         async with database.engine.connect() as connection:
-            tables = await connection.run_sync(lambda c: inspect(c).get_table_names())
-        assert "schema_version" not in tables
+            assert "schema_version" not in await connection.run_sync(lambda c: inspect(c).get_table_names())
+        async with database.engine.connect() as connection:
+            # version 3 fills in what the stats read from the hands already stored
+            rules = (await connection.exec_driver_sql("SELECT house_rules FROM hands")).scalar()
+            streaks = (await connection.exec_driver_sql(
+                "SELECT account, streak, best_streak, catches, losses, biggest_win, biggest_loss FROM ledger ORDER BY account"
+            )).all()
+            rivals = (await connection.exec_driver_sql("SELECT account, opponent, hands, net FROM rivals ORDER BY account")).all()
+            tallies = (await connection.exec_driver_sql("SELECT season, outcome, house_rules, hands FROM hand_tallies")).all()
+        assert rules == '{"preset":"seattle"}'
+        assert streaks == [("cpu:Goblin", 0, 0, 0, 1, 0, -10), ("user:700", 1, 1, 1, 0, 10, 0)]
+        assert rivals == [("cpu:Goblin", "user:700", 1, -10.0), ("user:700", "cpu:Goblin", 1, 10.0)]
+        assert tallies == [(1, "caught", '{"preset":"seattle"}', 1)]
         async with database.sessions() as session:
             settings = await get_guild_settings(session, guild_id=7)
             assert (settings.rules, settings.stake, settings.scoring_mode) == ({"preset": "seattle", "jokers": 2}, 5, "pushups")
@@ -233,6 +246,9 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
             )
             goblin_now = await player_standing(session, guild_id=7, account="cpu:Goblin", mode="stakes")
             goblin_then = await player_standing(session, guild_id=7, account="cpu:Goblin", mode="stakes", season=1)
+            for account in ("cpu:Goblin", "user:700"):  # the summaries v3 made, and the ones kept since, add up
+                assert await player_stats(session, guild_id=7, account=account) == await player_stats_from_hands(
+                    session, guild_id=7, account=account)
             assert (goblin_now.balance, goblin_now.hands, goblin_now.rank) == (5, 1, 1)
             assert (goblin_then.balance, goblin_then.hands, goblin_then.rank) == (-10, 1, 2)
             assert [s.season for s in await list_seasons(session, guild_id=7)] == [1, 2]
@@ -250,9 +266,29 @@ async def test_a_version_2_file_from_before_alembic_is_stamped_and_keeps_its_row
     connection.close()
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
-        assert await alembic_versions(database) == ["2"]
+        assert await alembic_versions(database) == ["3"]  # stamped "2", then revision 3 ran
         async with database.sessions() as session:
             assert [s.account for s in await standings(session, guild_id=7, mode="stakes")] == ["user:700", "cpu:Goblin"]
+
+
+async def test_a_version_3_file_from_before_alembic_is_stamped_3_as_it_is(tmp_path):
+    # A file of the hand-written migration 3 has revision 3's schema and a schema_version table.
+    path = tmp_path / "v3.db"
+    build_v1_database(path)
+    async with await open_database(f"sqlite+aiosqlite:///{path}"):
+        pass
+    connection = sqlite3.connect(path)
+    connection.execute("DROP TABLE alembic_version")
+    connection.execute(SCHEMA_VERSION_DDL)
+    connection.executemany("INSERT INTO schema_version VALUES (?, 'v', '2025-03-01 00:00:00.000000')", [(1,), (2,), (3,)])
+    connection.commit()
+    rivals_before = connection.execute("SELECT * FROM rivals ORDER BY 1, 2, 3, 4").fetchall()
+    connection.close()
+
+    async with await open_database(f"sqlite+aiosqlite:///{path}") as database:  # revision 3 must not run again
+        assert await alembic_versions(database) == ["3"]
+        async with database.engine.connect() as connection:
+            assert (await connection.exec_driver_sql("SELECT * FROM rivals ORDER BY 1, 2, 3, 4")).all() == rivals_before
 
 
 async def test_a_legacy_file_from_newer_code_is_refused_untouched(tmp_path):

@@ -17,12 +17,14 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, exists, func, insert
+from sqlalchemy import Connection, bindparam, case, exists, func, insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks, sqlite
-from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, LedgerEntry, utcnow
+from .migrations import house_rules_key
+from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, Rival, utcnow
+from .summaries import COUNTERS, pairwise_flows, seat_figures
 from .players import PlayerRef
 from .portable import dialect_name, insert_for, write_retrying
 from .transactions import read_transaction
@@ -155,6 +157,7 @@ async def record_finished_hand(
         "scoring_mode": scoring_mode,
         "record": record,
         "result": result,
+        "house_rules": house_rules_key(record.get("rules", {"preset": "standard"})),
     }
     seat_rows = [
         {
@@ -173,55 +176,64 @@ async def record_finished_hand(
             "guild_id": guild_id,
             "account": player.account,
             "display_name": player.display_name,
-            "balance": result["payments"][seat],
-            "pushups": result["pushups"][seat],
-            "hands": 1,
-            "wins": int(seat in winners),
-            "tonk_outs": int(outcome == "tonk_out" and seat in winners),
-            "catches": int(outcome == "caught" and seat in winners),
-            "caught_drops": int(outcome == "caught" and seat == dropper),
             "updated_at": finished_at,
+            **seat_figures(outcome=outcome, seat=seat, won=seat in winners, dropper=dropper,
+                           payment=result["payments"][seat], pushups=result["pushups"][seat]),
         }
         for seat, player in enumerate(players)
     ]
-    # One global lock order for ledger rows (server, season, account), whatever
-    # the seat order: two hands sharing players never wait for each other in a cycle.
+    rival_rows = [
+        {"guild_id": guild_id, "account": players[a].account, "opponent": players[b].account, "hands": 1, "net": flow}
+        for (a, b), flow in pairwise_flows(result["payments"]).items()
+    ]
+    tally_row = {"guild_id": guild_id, "outcome": outcome, "house_rules": hand_row["house_rules"], "hands": 1}
+    # One global lock order, whatever the seat order: ledger rows by (server, season,
+    # account), then rivals by (account, opponent), then the tally. Two hands that
+    # share players never wait for each other in a cycle.
     ledger_rows.sort(key=lambda row: row["account"])
+    rival_rows.sort(key=lambda row: (row["account"], row["opponent"]))
+    rows = (hand_row, seat_rows, ledger_rows, rival_rows, [tally_row])
     dialect = dialect_name(session)
-    if dialect == "sqlite" and SQLITE_IN_ONE_CALL:
-        return await sqlite.write_finished_hand(session, hand_row, seat_rows, ledger_rows)
     statements = _statements(dialect)
+    if dialect == "sqlite" and SQLITE_IN_ONE_CALL:
+        return await sqlite.write_finished_hand(session, statements, *rows)
 
     async def write(session: AsyncSession) -> bool:
         connection = await session.connection()
-        return await connection.run_sync(_write_hand, statements, hand_row, seat_rows, ledger_rows)
+        return await connection.run_sync(_write_hand, statements, *rows)
 
     return await write_retrying(session, write)
 
 
 def _write_hand(
     connection: Connection,
-    statements: tuple[Any, Any, Any],
+    statements: tuple[Any, ...],
     hand_row: dict[str, Any],
-    seat_rows: list[dict[str, Any]],
-    ledger_rows: list[dict[str, Any]],
+    *then: list[dict[str, Any]],
 ) -> bool:
-    # One greenlet for the three statements: the hand first, so that a
-    # duplicate hand_id stops here having written nothing.
-    hand_insert, seat_insert, ledger_upsert = statements
+    # One greenlet for the statements: the hand first, so that a duplicate
+    # hand_id stops here having written nothing, summaries included.
+    hand_insert, *others = statements
     inserted = connection.execute(hand_insert, hand_row).first()
     if inserted is None:  # the hand_id was taken, DO NOTHING did nothing
         return False
     hand_pk = inserted[0]
-    connection.execute(seat_insert, [{**row, "hand_pk": hand_pk} for row in seat_rows])
-    connection.execute(ledger_upsert, [{**row, "ledger_hand_pk": hand_pk} for row in ledger_rows])
+    for statement, rows in zip(others, then, strict=True):
+        connection.execute(statement, [{**row, "hand_pk": hand_pk, "ledger_hand_pk": hand_pk} for row in rows])
     return True
 
 
 @cache
-def _statements(dialect: str) -> tuple[Any, Any, Any]:
-    """The hand insert (returning its id), the seat insert and the ledger upsert, for ``dialect``."""
-    return _hand_insert(dialect), insert(_hand_seats), _ledger_upsert(dialect)
+def _statements(dialect: str) -> tuple[Any, ...]:
+    """For ``dialect``: the hand insert (returning its id), then the seat insert and the
+    ledger, rivals and tally upserts (each run with the rows in that order)."""
+    return (
+        _hand_insert(dialect),
+        insert(_hand_seats),
+        _ledger_upsert(dialect),
+        _added_upsert(dialect, Rival.__table__, ["guild_id", "season", "account", "opponent"], ("hands", "net")),  # type: ignore[attr-defined]
+        _added_upsert(dialect, HandTally.__table__, ["guild_id", "season", "outcome", "house_rules"], ("hands",)),  # type: ignore[attr-defined]
+    )
 
 
 def _hand_insert(dialect: str) -> Any:
@@ -237,18 +249,37 @@ def _hand_insert(dialect: str) -> Any:
     )
 
 
+def _hand_season() -> Any:
+    # A summary row counts in the hand's season, read in the same statement.
+    return select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
+
+
 def _ledger_upsert(dialect: str) -> Any:
-    # The season is the hand's, read in the same statement.
-    hand_season = select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
-    statement = insert_for(dialect, _ledger).values(season=hand_season)
-    added = ("balance", "pushups", "hands", "wins", "tonk_outs", "catches", "caught_drops")
+    statement = insert_for(dialect, _ledger).values(season=_hand_season())
+    row, new = _ledger.c, statement.excluded
+    # The same arithmetic as summaries.add_hand. On the right of SET, the row's
+    # columns are their values before this update.
+    won, lost = new.wins > 0, new.losses > 0
+    longer = row.streak + 1
     return statement.on_conflict_do_update(
         index_elements=["guild_id", "season", "account"],
         set_={
-            "display_name": statement.excluded.display_name,
-            "updated_at": statement.excluded.updated_at,
-            **{name: _ledger.c[name] + statement.excluded[name] for name in added},
+            "display_name": new.display_name,
+            "updated_at": new.updated_at,
+            **{name: row[name] + new[name] for name in COUNTERS},
+            "biggest_win": case((new.biggest_win > row.biggest_win, new.biggest_win), else_=row.biggest_win),
+            "biggest_loss": case((new.biggest_loss < row.biggest_loss, new.biggest_loss), else_=row.biggest_loss),
+            "streak": case((won, longer), (lost, 0), else_=row.streak),
+            "best_streak": case((won & (longer > row.best_streak), longer), else_=row.best_streak),
+            "opening_streak": case((won & (row.losses == 0), row.opening_streak + 1), else_=row.opening_streak),
         },
+    )
+
+
+def _added_upsert(dialect: str, table: Any, key: list[str], added: tuple[str, ...]) -> Any:
+    statement = insert_for(dialect, table).values(season=_hand_season())
+    return statement.on_conflict_do_update(
+        index_elements=key, set_={name: table.c[name] + statement.excluded[name] for name in added}
     )
 
 

@@ -13,14 +13,18 @@ transactional on both databases, so a failed upgrade leaves the schema as it was
 
 Revision ids are integers as text ("2", "3", ...), so ``schema_version`` is a
 number. Revision "2", the baseline, is the schema that the hand-written
-migrations 1 and 2 built before Alembic; files from then are upgraded and
-stamped by ``sqlite.upgrade_legacy`` inside the same transaction.
+migrations 1 and 2 built before Alembic; revision "3" (player stats) is what
+hand-written migration 3 built. Files from then are upgraded and stamped by
+``sqlite.upgrade_legacy`` inside the same transaction.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Iterator
 from functools import cache
+from itertools import groupby
 from pathlib import Path
 
 from alembic.config import Config
@@ -32,6 +36,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from . import sqlite
 from .errors import DatabaseStartupError, SchemaTooNewError
+from .summaries import StoredHand
 from .transactions import IMMEDIATE
 
 SCRIPT_LOCATION = Path(__file__).with_name("schema")
@@ -74,10 +79,10 @@ def _current(connection: Connection) -> str | None:
     if current is None and connection.dialect.name == "sqlite":
         legacy = sqlite.legacy_version(connection)
         if legacy is not None:
-            sqlite.upgrade_legacy(connection, legacy)
-            context.stamp(script_directory(), BASELINE)
-            log.info("database file from before Alembic (version %s) upgraded and stamped %s", legacy, BASELINE)
-            return BASELINE
+            stamp = sqlite.upgrade_legacy(connection, legacy)
+            context.stamp(script_directory(), stamp)
+            log.info("database file from before Alembic (version %s) stamped %s", legacy, stamp)
+            return stamp
     if current is None and OUR_TABLES & set(inspect(connection).get_table_names()):
         raise DatabaseStartupError(
             "the database has Tonk's tables but no schema version (alembic_version): "
@@ -132,3 +137,21 @@ async def schema_version(engine: AsyncEngine) -> int:
     """The database's schema version (0 for a database never migrated)."""
     async with engine.connect() as connection:
         return await connection.run_sync(_version)
+
+
+def house_rules_key(rules: object) -> str:
+    """A hand's rules dict as canonical JSON text: equal rules, equal text."""
+    return json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def stored_hands(connection: Connection) -> Iterator[StoredHand]:
+    """Every stored hand with its seats, in the order they were written (revision 3 replays them)."""
+    rows = connection.execute(text(
+        "SELECT h.id, h.guild_id, h.season, h.outcome, h.dropper, h.house_rules, s.account, s.display_name,"
+        " s.payment, s.pushups, s.won FROM hands h JOIN hand_seats s ON s.hand_pk = h.id ORDER BY h.id, s.seat"
+    ))
+    for _, group in groupby(rows, key=lambda row: row[0]):
+        seats = list(group)
+        first = seats[0]
+        yield StoredHand(first[1], first[2], first[3], first[4], first[5],
+                         tuple((row[6], row[7], row[8], row[9], bool(row[10])) for row in seats))

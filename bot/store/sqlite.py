@@ -9,16 +9,18 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
 - ``preflight``: a look at the file before the engine touches it, read-only, so
   that a corrupt, foreign, newer or read-only file is refused with one line and
   left exactly as it was (setting WAL mode alone would rewrite its header);
-- ``write_finished_hand``: a finished hand (the hand, its seats, the ledger
-  upserts, and BEGIN/COMMIT when it is its own transaction) in ONE call on
+- ``write_finished_hand``: a finished hand (the hand, its seats, the ledger,
+  rivals and tally upserts, and BEGIN/COMMIT when it is its own transaction) in ONE call on
   aiosqlite's worker thread, instead of a dozen hand-offs between the event loop
-  and that thread; PostgreSQL runs the same three statements built by SQLAlchemy
-  in ``hands.py`` (a test checks both write the same rows);
+  and that thread. The statements are the ones ``hands.py`` builds (compiled here
+  to SQLite text once); PostgreSQL runs them through SQLAlchemy (a test checks
+  that both ways write the same rows on SQLite);
 - ``upgrade_legacy``: files written before the store moved to Alembic carry a
   ``schema_version`` table (versions 1 and 2 of the hand-written migrations).
   A version 1 file is upgraded to 2 with the SQL it always used; then the
-  ``schema_version`` table is replaced by Alembic's stamp of the baseline
-  revision ("2"), all inside the migration's one write transaction.
+  ``schema_version`` table is replaced by Alembic's stamp of revision "2" (or
+  "3" for a version 3 file, whose schema revision "3" builds the same way),
+  all inside the migration's one write transaction; Alembic goes on from there.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, event
+from sqlalchemy.dialects import sqlite as sqlite_dialects
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -39,8 +42,8 @@ from .errors import DatabaseStartupError, SchemaTooNewError
 from .transactions import BEGIN_MODE_OPTION
 
 BEGIN_MODES = frozenset({"DEFERRED", "IMMEDIATE", "EXCLUSIVE"})
-LEGACY_LATEST = 2
-"""The last version of the hand-written migrations; Alembic's baseline revision is the same schema."""
+LEGACY_LATEST = 3
+"""The last version of the hand-written migrations: 2 is Alembic's baseline revision, 3 its revision "3"."""
 OUR_TABLES = frozenset({"guild_settings", "live_tables", "hands", "hand_seats", "ledger"})
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -76,48 +79,49 @@ def configure_engine(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
 
 # --------------------------------------------------------------------------- a finished hand in one call
 
-_HAND_INSERT = """
-INSERT INTO hands (hand_id, guild_id, table_id, finished_at, outcome, dropper, stake, scoring_mode, record, result, season)
-VALUES (:hand_id, :guild_id, :table_id, :finished_at, :outcome, :dropper, :stake, :scoring_mode, :record, :result,
-        COALESCE((SELECT season FROM guild_settings WHERE guild_id = :guild_id), 1))
-ON CONFLICT (hand_id) DO NOTHING
-RETURNING id, season
-"""
-_SEAT_INSERT = """
-INSERT INTO hand_seats (hand_pk, seat, account, display_name, count, payment, pushups, won)
-VALUES (:hand_pk, :seat, :account, :display_name, :count, :payment, :pushups, :won)
-"""
-_COUNTERS = ("balance", "pushups", "hands", "wins", "tonk_outs", "catches", "caught_drops")
-_LEDGER_UPSERT = f"""
-INSERT INTO ledger (guild_id, season, account, display_name, {", ".join(_COUNTERS)}, updated_at)
-VALUES (:guild_id, :season, :account, :display_name, {", ".join(":" + name for name in _COUNTERS)}, :updated_at)
-ON CONFLICT (guild_id, season, account) DO UPDATE SET
-    display_name = excluded.display_name, updated_at = excluded.updated_at,
-    {", ".join(f"{name} = ledger.{name} + excluded.{name}" for name in _COUNTERS)}
-"""
+# The statements are hands.py's own (SQLAlchemy's SQLite dialect), compiled once
+# to SQL text with named parameters; sqlite3 runs them on the worker thread.
+_NAMED = sqlite_dialects.dialect(paramstyle="named")
+_compiled: dict[tuple[int, tuple[str, ...]], tuple[str, dict[str, Any]]] = {}
 
 
-def _stored_time(value: datetime) -> str:
-    # What SQLAlchemy's SQLite DateTime stores (and UTCDateTime reads back): naive UTC text.
-    return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+def _sql(statement: Any, row: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """``statement`` as SQLite SQL for rows with ``row``'s keys, and its literal parameters."""
+    key = (id(statement), tuple(row))
+    if key not in _compiled:
+        compiled = statement.compile(dialect=_NAMED, column_keys=list(row))
+        _compiled[key] = (str(compiled), {name: value for name, value in compiled.params.items() if value is not None})
+    return _compiled[key]
+
+
+def _stored(value: Any) -> Any:
+    # What SQLAlchemy's SQLite types store: JSON as text, times as naive UTC text, booleans as 0/1.
+    if isinstance(value, datetime):
+        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, dict | list):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _stored_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{name: _stored(value) for name, value in row.items()} for row in rows]
 
 
 def _write_hand(
-    connection: sqlite3.Connection,
-    own_transaction: bool,
-    hand_row: dict[str, Any],
-    seat_rows: list[dict[str, Any]],
-    ledger_rows: list[dict[str, Any]],
+    connection: sqlite3.Connection, own_transaction: bool, hand: tuple[str, dict[str, Any]],
+    then: list[tuple[str, list[dict[str, Any]]]],
 ) -> bool:
-    """On aiosqlite's thread: the hand first (a taken hand_id stops here), then seats and ledger."""
+    """On aiosqlite's thread: the hand first (a taken hand_id stops here), then the rest."""
     if own_transaction:
         connection.execute("BEGIN IMMEDIATE")
     try:
-        inserted = connection.execute(_HAND_INSERT, hand_row).fetchall()
+        inserted = connection.execute(*hand).fetchall()
         if inserted:
-            [(hand_pk, season)] = inserted
-            connection.executemany(_SEAT_INSERT, [{**row, "hand_pk": hand_pk} for row in seat_rows])
-            connection.executemany(_LEDGER_UPSERT, [{**row, "season": season} for row in ledger_rows])
+            [(hand_pk,)] = inserted
+            for sql, rows in then:
+                connection.executemany(sql, [{**row, "hand_pk": hand_pk, "ledger_hand_pk": hand_pk} for row in rows])
         if own_transaction:
             connection.execute("COMMIT")
     except BaseException:
@@ -127,35 +131,41 @@ def _write_hand(
     return bool(inserted)
 
 
-async def _run_on_thread(connection: AsyncConnection, own_transaction: bool, *rows: Any) -> bool:
+async def _run_on_thread(connection: AsyncConnection, own_transaction: bool, *work: Any) -> bool:
     driver = (await connection.get_raw_connection()).driver_connection  # the aiosqlite.Connection
     # aiosqlite runs each call on its connection's thread, in order; _execute queues one call
     # (its public methods are one call per statement, which is what this avoids).
-    return await driver._execute(lambda: _write_hand(driver._conn, own_transaction, *rows))
+    return await driver._execute(lambda: _write_hand(driver._conn, own_transaction, *work))
 
 
 async def write_finished_hand(
     session: AsyncSession,
+    statements: tuple[Any, ...],
     hand_row: dict[str, Any],
-    seat_rows: list[dict[str, Any]],
-    ledger_rows: list[dict[str, Any]],
+    *then: list[dict[str, Any]],
 ) -> bool:
-    """``hands.record_finished_hand``'s three statements on SQLite, in one call on the database thread.
+    """``hands.record_finished_hand``'s statements on SQLite, in one call on the database thread.
 
-    In the session's transaction if it has one (the caller commits), else in a
-    transaction of its own, ``BEGIN IMMEDIATE`` to ``COMMIT`` in that same call.
-    Returns False, having written nothing, if the hand id was taken.
+    ``statements[0]`` inserts ``hand_row`` returning its id; each further statement
+    runs with its list of rows, given the hand's id as ``hand_pk`` and
+    ``ledger_hand_pk``. In the session's transaction if it has one (the caller
+    commits), else in a transaction of its own, ``BEGIN IMMEDIATE`` to ``COMMIT``
+    in that same call. Returns False, having written nothing, if the hand id was taken.
     """
-    hand = {**hand_row, "finished_at": _stored_time(hand_row["finished_at"]),
-            "record": json.dumps(hand_row["record"]), "result": json.dumps(hand_row["result"])}
-    seats = [{**row, "won": int(row["won"])} for row in seat_rows]
-    ledger = [{**row, "updated_at": _stored_time(row["updated_at"])} for row in ledger_rows]
+    hand_insert, *others = statements
+    sql, literals = _sql(hand_insert, hand_row)
+    hand = (sql, {**literals, **_stored_rows([hand_row])[0]})
+    work = []
+    for statement, rows in zip(others, then, strict=True):
+        if rows:
+            sql, literals = _sql(statement, {**rows[0], "hand_pk": 0, "ledger_hand_pk": 0})
+            work.append((sql, [{**literals, **row} for row in _stored_rows(rows)]))
     if session.in_transaction():
-        return await _run_on_thread(await session.connection(), False, hand, seats, ledger)
+        return await _run_on_thread(await session.connection(), False, hand, work)
     engine = session.bind
     assert isinstance(engine, AsyncEngine)
     async with engine.connect() as connection:  # no BEGIN yet: the call below emits its own
-        return await _run_on_thread(connection, True, hand, seats, ledger)
+        return await _run_on_thread(connection, True, hand, work)
 
 
 # --------------------------------------------------------------------------- the file, before opening it
@@ -382,10 +392,12 @@ def legacy_version(connection: Connection) -> int | None:
     return connection.exec_driver_sql("SELECT MAX(version) FROM schema_version").scalar() or 0
 
 
-def upgrade_legacy(connection: Connection, version: int) -> None:
-    """Bring a pre-Alembic file to version 2 and drop its ``schema_version`` table.
+def upgrade_legacy(connection: Connection, version: int) -> str:
+    """Bring a pre-Alembic file to a revision Alembic knows, drop ``schema_version``; return that revision.
 
-    The caller holds the write transaction and stamps Alembic's baseline afterwards.
+    Versions 1 and 2 end at revision "2" (version 1 gets the v2 SQL it always got);
+    version 3 was built by the same steps as revision "3" and is stamped as it is.
+    The caller holds the write transaction and stamps the returned revision.
     """
     if version > LEGACY_LATEST:
         raise SchemaTooNewError(version, LEGACY_LATEST)
@@ -396,3 +408,4 @@ def upgrade_legacy(connection: Connection, version: int) -> None:
         for statement in V2_DDL:
             connection.exec_driver_sql(statement)
     connection.exec_driver_sql("DROP TABLE schema_version")
+    return "3" if version == 3 else "2"
