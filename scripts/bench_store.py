@@ -9,6 +9,7 @@ synchronous=NORMAL, busy timeout, foreign keys) in a temporary directory.
     python scripts/bench_store.py --writers 8     # and 3 rounds with 8 concurrent writers
     python scripts/bench_store.py --postgres      # the same on a throwaway PostgreSQL server
     python scripts/bench_store.py --database-url postgresql+asyncpg://...   # an empty database of yours
+    python scripts/bench_store.py --code /tmp/base   # the store of another checkout (a baseline), same harness
 
 ``--postgres`` starts a server from the system's ``pg_ctl`` in a temporary folder
 (tests/pgserver.py), with PostgreSQL's default durability (fsync, synchronous
@@ -36,7 +37,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# --code DIR measures another checkout's store (e.g. a worktree of a baseline commit) with this harness.
+CODE = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv[:-1] else Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(CODE.resolve()))
 
 from bot.store import PlayerRef, balance_total, create_table, open_database, record_finished_hand  # noqa: E402
 
@@ -127,7 +130,7 @@ async def bench(url: str, where: str, args: argparse.Namespace) -> None:
                 session, guild_id=GUILD_ID, channel_id=1, host_user_id=1000, seats=[],
                 rules={"preset": "standard"}, stake=1, scoring_mode="stakes",
             )
-        print(f"store benchmark: {args.hands} hands of {args.players} players ({source}), {where}")
+        print(f"store benchmark: {args.hands} hands of {args.players} players ({source}), {where}, code in {CODE}")
         first = 0
         for writers in runs:
             rates, cpu = [], []
@@ -158,6 +161,7 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", help="an EMPTY database to write into (default: a new SQLite file)")
     parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL server and write there")
+    parser.add_argument("--code", metavar="DIR", help="import bot.store from this checkout instead (a baseline)")
     parser.add_argument("--pg-async-commit", action="store_true", help="with --postgres: synchronous_commit=off")
     args = parser.parse_args()
 
