@@ -35,6 +35,8 @@ class Settings:
     """SHARD_COUNT: the bot's total number of shards; None lets Discord choose (one process runs them all)."""
     shard_ids: tuple[int, ...] | None = None
     """SHARD_IDS: the shards this process runs (and whose servers' tables it drives); None: all."""
+    deal_seed: int | None = None
+    """Seeds the bot's shuffles and cuts (for tests); None deals from a fresh random seed."""
 
     @property
     def log_level_number(self) -> int:
@@ -75,6 +77,15 @@ def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | N
     return count, ids
 
 
+def _optional_digits(environ: Mapping[str, str], name: str, what: str) -> int | None:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ConfigError(f"{name} must be {what}, not {raw!r}.")
+    return int(raw)
+
+
 def load_settings(environ: Mapping[str, str]) -> Settings:
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -87,12 +98,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     database_url = environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
     if "://" not in database_url:
         raise ConfigError(f"DATABASE_URL must be a URL like {DEFAULT_DATABASE_URL}, not {database_url!r}.")
-    raw_guild = environ.get("DEV_GUILD_ID", "").strip()
-    dev_guild_id = None
-    if raw_guild:
-        if not raw_guild.isdigit():
-            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}.")
-        dev_guild_id = int(raw_guild)
+    dev_guild_id = _optional_digits(environ, "DEV_GUILD_ID", "a server id (digits only)")
     log_level = (environ.get("LOG_LEVEL", "").strip() or "INFO").upper()
     if log_level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
@@ -103,6 +109,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     if gateway_url and not gateway_url.startswith(("ws://", "wss://")):
         raise ConfigError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {gateway_url!r}.")
     shard_count, shard_ids = _shards(environ)
+    deal_seed = _optional_digits(environ, "TONK_DEAL_SEED", "a whole number (or unset)")
     return Settings(
         token=token,
         database_url=database_url,
@@ -115,4 +122,5 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         lobby_idle_seconds=_optional_float(environ, "TONK_LOBBY_IDLE", 600.0, 1.0, 86400.0),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        deal_seed=deal_seed,
     )

@@ -16,7 +16,7 @@ from engine import Rules, RulesError
 
 from bot.errors import UserError
 from bot.store import (TOP_CATEGORIES, Database, Leaderboard, PlayerRef, PlayerStats, ServerStats, balance_history,
-                       computer_accounts, current_season, display_names, name_season, opponent_flows, player_stats,
+                       computer_accounts, current_season, display_names, list_seasons, name_season, opponent_flows, player_stats,
                        read_transaction, season_label, season_names, server_stats, top)
 
 CHART_HANDS = 100
@@ -130,6 +130,13 @@ class StatsService:
                 raise UserError(str(exc)) from None
             current = await current_season(session, guild_id=guild_id)
         return SeasonLabel(number, name, number != current)
+
+    async def seasons(self, *, guild_id: int) -> list[SeasonLabel]:
+        """Every season of the server, newest first, with its name."""
+        async with self.db.sessions() as session, read_transaction(session):
+            seasons = await list_seasons(session, guild_id=guild_id)
+            names = await season_names(session, guild_id=guild_id)
+        return [SeasonLabel(s.season, names.get(s.season), not s.is_current) for s in reversed(seasons)]
 
     async def computers(self, *, guild_id: int, prefix: str = "") -> list[tuple[str, str]]:
         """(account, name) of the computer players with a profile here."""

@@ -79,6 +79,17 @@ async def computer_choices(stats: StatsService, interaction: discord.Interaction
             for account, name in computers if wanted in name.lower()][:25]
 
 
+async def season_choices(stats: StatsService, interaction: discord.Interaction,
+                         current: int | str | None) -> list[app_commands.Choice[int]]:
+    """The server's seasons, newest first, named: what `season:` offers while typing."""
+    if interaction.guild_id is None:
+        return []
+    typed = str(current or "").strip().lower()
+    return [app_commands.Choice(name=str(label)[:100], value=label.number)
+            for label in await stats.seasons(guild_id=interaction.guild_id)
+            if typed in str(label).lower() or typed == str(label.number)][:25]
+
+
 async def server(stats: StatsService, interaction: discord.Interaction, *, season: int | None) -> None:
     report = await stats.server(guild_id=_guild_id(interaction), season=season)
     await interaction.response.send_message(embed=stats_render.server_embed(report, server=_server_name(interaction)))

@@ -32,6 +32,7 @@ def percent(fraction: float | None) -> str:
 
 def stakes(amount: float) -> str:
     """A signed amount; a fraction (a share of a caught drop) keeps one decimal."""
+    amount = round(amount, 6)  # sums of shares carry float noise
     if float(amount).is_integer():
         return signed(int(amount))
     return f"{amount:+.1f}"

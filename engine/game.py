@@ -22,7 +22,6 @@ from .outcome import (
     settle_drop,
     settle_instant,
     settle_stock_out,
-    tonk_out_multiple,
     win_by_one,
 )
 from .rules import Rules
@@ -419,7 +418,7 @@ class Game:
         return outcome
 
     def _tonk_out(self, seat: int) -> Outcome:
-        multiple = tonk_out_multiple(self.rules, self.spreads_this_turn)
+        multiple = self.rules.tonk_out_multiple(self.spreads_this_turn)
         return win_by_one("tonk_out", seat, self.counts(), self.stake, multiple)
 
     def _stock_out(self) -> Outcome:
@@ -434,7 +433,7 @@ class Game:
         hand record still replays exactly. With nothing under the top card there is
         nothing to reshuffle and the stock-out ends the hand as 'lowest wins'.
         """
-        if self.rules.stock_out != "reshuffle" or len(self.discard) < 2:
+        if not self.rules.can_reshuffle(len(self.discard)):
             return False
         self.reshuffles += 1
         cards = self.discard[:-1]
@@ -555,6 +554,20 @@ class Game:
         game.log = [(a["seat"], action_from_record(a)) for a in data["actions"]]
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
         game._pos = run_positions(game.rules)
+        return game
+
+    def copy(self) -> "Game":
+        """An independent copy: applying an action to it leaves this game as it was."""
+        game = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(game, name, getattr(self, name))
+        game.hands = [list(h) for h in self.hands]
+        game.stock = list(self.stock)
+        game.discard = list(self.discard)
+        game.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in self.spreads]
+        game.waits = list(self.waits)
+        game.hit_flags = list(self.hit_flags)
+        game.log = list(self.log)
         return game
 
     def view(self, seat: int):

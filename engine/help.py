@@ -1,7 +1,7 @@
 """Tonk taught in two minutes, for `/tonk help` and the terminal's `help`.
 
 Pure text from a `Rules`: what each ending pays is worked out by the engine's own
-settlement (`settle_drop`, `settle_instant`, `tonk_out_multiple`, ...) on small example
+settlement (`settle_drop`, `settle_instant`, `Rules.tonk_out_multiple`, ...) on small example
 hands, so the help cannot disagree with what the table really pays.
 """
 
@@ -14,7 +14,6 @@ from .outcome import (
     settle_drop,
     settle_instant,
     settle_stock_out,
-    tonk_out_multiple,
 )
 from .rules import Rules
 
@@ -58,7 +57,7 @@ def instant_lines(rules: Rules) -> list[str]:
 
 
 def tonk_out_phrase(rules: Rules) -> str:
-    one, two = tonk_out_multiple(rules, 1), tonk_out_multiple(rules, 2)
+    one, two = rules.tonk_out_multiple(1), rules.tonk_out_multiple(2)
     if one == two:
         return stakes(one)
     return f"{stakes(two)} when you laid two new spreads that turn, otherwise {stakes(one)}"

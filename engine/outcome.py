@@ -92,12 +92,6 @@ def win_by_one(kind: str, winner: int, counts, stake: int, multiple: int, droppe
     return Outcome(kind, (winner,), tuple(counts), tuple(payments), tuple(pushups), dropper, multiple)
 
 
-def tonk_out_multiple(rules: Rules, new_spreads: int) -> int:
-    """Stakes a tonk out pays, given the new spreads laid in the turn that emptied the hand."""
-    pays = rules.tonk_out_pays
-    return 2 if pays == "double" or (pays == "second_spread" and new_spreads >= 2) else 1
-
-
 RUN_OUT_MULTIPLE = 1  # a run out (last card discarded) pays a single stake
 DROP_WON_MULTIPLE = 1  # so does a drop that wins
 

@@ -69,7 +69,12 @@ def main() -> int:
     table, hand, showdown = found
     lines = ["# Sample pictures", "",
              f"Made by `python scripts/picture_samples.py` (seed {seed}): a hand of three computer players,",
-             "drawn by cogs/pictures.py from the same public inputs the bot gives it.", ""]
+             "drawn by cogs/pictures.py from the same public inputs the bot gives it.", "",
+             "Use: `pictures.warm()` once at start-up; then `render_table(TablePicture(...))` for the",
+             "channel message and `render_hand(HandPicture(...))` for a private hand, each returning",
+             "`Picture(png, width, height, boxes)` cached per input. The inputs hold only what their",
+             "viewer may see (`table_picture_from_view` / `hand_picture_from_view` build them from a",
+             "`SeatView`). Timings and sizes: docs/BENCHMARKS.md.", ""]
     for name, picture in (("table", pictures.render_table(table)), ("hand", pictures.render_hand(hand)),
                           ("showdown", pictures.render_table(showdown))):
         (OUT / f"{name}.png").write_bytes(picture.png)

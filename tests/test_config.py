@@ -35,6 +35,7 @@ def run_bot(tmp_path, env_text: str | None, **extra):
     ("DISCORD_TOKEN=abc\nSHARD_IDS=0\n", "SHARD_IDS needs SHARD_COUNT"),
     ("DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=2\n", "SHARD_IDS must be shard numbers from 0 to 1"),
     ("DISCORD_TOKEN=abc\nSHARD_COUNT=4\nSHARD_IDS=0;1\n", "SHARD_IDS must be shard numbers"),
+    ("DISCORD_TOKEN=abc\nTONK_DEAL_SEED=lucky\n", "TONK_DEAL_SEED must be a whole number"),
 ])
 def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text, words):
     done = run_bot(tmp_path, env_text)
@@ -50,6 +51,8 @@ def test_settings_defaults():
     assert settings.dev_guild_id is None and settings.log_level == "INFO"
     assert settings.api_base is None and settings.gateway_url is None
     assert settings.computer_delay == 1.0 and settings.table_edit_interval == 1.0
+    assert settings.deal_seed is None
+    assert load_settings({"DISCORD_TOKEN": "abc", "TONK_DEAL_SEED": "42"}).deal_seed == 42
     with pytest.raises(ConfigError):
         load_settings({})
 

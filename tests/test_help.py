@@ -89,3 +89,11 @@ def test_first_hand_hint_is_one_line_and_names_the_cost_of_being_caught():
     assert "\n" not in hint and len(hint) < 250
     assert "you pay 2 stakes or more" in hint
     assert "you pay 6 stakes or more" in first_hand_hint(Rules.preset("washington"))
+
+
+def test_the_house_rules_list_says_1_turn_and_1_joker():
+    lines = "\n".join(Rules.from_dict({"preset": "waiting", "spread_wait": 1, "jokers": 1}).describe())
+    assert "with 1 joker worth 0" in lines and "bars your drop for 1 turn;" in lines
+    assert "bars it for 1 turn." in lines and "turn(s)" not in lines and "joker(s)" not in lines
+    lines = "\n".join(Rules.from_dict({"preset": "waiting", "jokers": 2}).describe())
+    assert "with 2 jokers worth 0" in lines and "bars your drop for 3 turns;" in lines

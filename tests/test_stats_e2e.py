@@ -63,3 +63,7 @@ async def test_after_a_game_stats_top_and_the_chart_show_its_figures(fake_discor
     named = await command_message(fake, "admin", "tonk season", name="Opening night")
     assert "Season 1: Opening night" in named.text
     assert "Season 1: Opening night" in (await command_message(fake, "carol", "tonk top", category="streak")).text
+    # season: offers the server's seasons by name while typing
+    typing = await fake.autocomplete("carol", "tonk", "tonk top", "season")
+    await ack(typing, expect=8)
+    assert [(c["name"], c["value"]) for c in typing.choices] == [("Season 1: Opening night", 1)]

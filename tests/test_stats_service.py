@@ -97,3 +97,24 @@ def test_nice_ticks_cover_the_values():
     assert stats_chart.nice_ticks(-13, 8) == [-15, -10, -5, 0, 5, 10]
     assert stats_chart.nice_ticks(1, 9, count=8, integer=True) == [1, 2, 3, 4, 5, 6, 7, 8, 9]
     assert stats_chart.nice_ticks(0, 0) == [-1, -0.5, 0, 0.5, 1]
+
+
+async def test_computer_players_are_listed_and_found_by_name(played):  # noqa: F811
+    from cogs.stats_commands import _computer_account
+
+    service = StatsService(played)
+    assert await service.computers(guild_id=GUILD) == [("cpu:Goblin", "Goblin")]
+    # picked from the list (the account) or typed (the name): the same profile
+    for typed in ("cpu:Goblin", " Goblin "):
+        account, name = _computer_account(typed)
+        report = await service.player(guild_id=GUILD, account=account, name=name)
+        assert (report.stats.display_name, report.stats.all_time.net) == ("Goblin", 13)
+    with pytest.raises(UserError, match="Nobody has not played"):
+        await service.player(guild_id=GUILD, account=_computer_account("Nobody")[0], name="Nobody")
+    with pytest.raises(UserError, match="not a computer player's name"):
+        _computer_account("cpu:")
+
+
+def test_net_against_an_opponent_reads_as_whole_stakes_or_one_decimal():
+    assert stats_render.stakes(0.1 + 0.2 + 0.7) == "+1"  # a float's noise is no fraction
+    assert stats_render.stakes(-10 / 3) == "-3.3" and stats_render.stakes(0.0) == "0"

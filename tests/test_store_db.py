@@ -197,8 +197,8 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
     record = build_v1_database(path)
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
-        assert await schema_version(database.engine) == LATEST_VERSION == 3
-        assert await alembic_versions(database) == ["3"]  # stamped "2", then Alembic's revision 3
+        assert await schema_version(database.engine) == LATEST_VERSION == 4
+        assert await alembic_versions(database) == ["4"]  # stamped "2", then Alembic's revisions 3 and 4
         await assert_models_map_the_schema(database)
         async with database.engine.connect() as connection:
             assert "schema_version" not in await connection.run_sync(lambda c: inspect(c).get_table_names())
@@ -218,6 +218,7 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
             settings = await get_guild_settings(session, guild_id=7)
             assert (settings.rules, settings.stake, settings.scoring_mode) == ({"preset": "seattle", "jokers": 2}, 5, "pushups")
             assert (settings.turn_timer_seconds, settings.table_channel_ids, settings.season) == (45, [70, 71], 1)
+            assert settings.pictures is True  # version 4: a server stored before keeps pictures on
 
             table = await get_open_table_in_channel(session, channel_id=70)
             assert (table.id, table.status, table.version, table.hand_number, table.dealer) == (1, "playing", 12, 3, 1)
@@ -266,29 +267,35 @@ async def test_a_version_2_file_from_before_alembic_is_stamped_and_keeps_its_row
     connection.close()
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
-        assert await alembic_versions(database) == ["3"]  # stamped "2", then revision 3 ran
+        assert await alembic_versions(database) == [str(LATEST_VERSION)]  # stamped "2", then the revisions after it ran
         async with database.sessions() as session:
             assert [s.account for s in await standings(session, guild_id=7, mode="stakes")] == ["user:700", "cpu:Goblin"]
 
 
-async def test_a_version_3_file_from_before_alembic_is_stamped_3_as_it_is(tmp_path):
-    # A file of the hand-written migration 3 has revision 3's schema and a schema_version table.
-    path = tmp_path / "v3.db"
+@pytest.mark.parametrize("version", [3, 4])
+async def test_a_version_3_or_4_file_from_before_alembic_is_stamped_as_it_is(tmp_path, version):
+    # A file of the hand-written migration 3 (or 4) has revision 3's (4's) schema and a schema_version table.
+    path = tmp_path / f"v{version}.db"
     build_v1_database(path)
-    async with await open_database(f"sqlite+aiosqlite:///{path}"):
-        pass
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    assert await migrate(engine, target=version) == version
+    await engine.dispose()
     connection = sqlite3.connect(path)
     connection.execute("DROP TABLE alembic_version")
     connection.execute(SCHEMA_VERSION_DDL)
-    connection.executemany("INSERT INTO schema_version VALUES (?, 'v', '2025-03-01 00:00:00.000000')", [(1,), (2,), (3,)])
+    connection.executemany("INSERT INTO schema_version VALUES (?, 'v', '2025-03-01 00:00:00.000000')",
+                           [(n,) for n in range(1, version + 1)])
     connection.commit()
     rivals_before = connection.execute("SELECT * FROM rivals ORDER BY 1, 2, 3, 4").fetchall()
     connection.close()
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:  # revision 3 must not run again
-        assert await alembic_versions(database) == ["3"]
+        assert await alembic_versions(database) == [str(LATEST_VERSION)]
+        await assert_models_map_the_schema(database)
         async with database.engine.connect() as connection:
             assert (await connection.exec_driver_sql("SELECT * FROM rivals ORDER BY 1, 2, 3, 4")).all() == rivals_before
+        async with database.sessions() as session:
+            assert (await get_guild_settings(session, guild_id=7)).pictures is True
 
 
 async def test_a_legacy_file_from_newer_code_is_refused_untouched(tmp_path):

@@ -220,3 +220,41 @@ async def test_the_host_names_seasons_current_and_ended(played):
         with pytest.raises(ValueError, match="at least one character"):
             await name_season(session, guild_id=GUILD, name="   ")
         assert await season_names(session, guild_id=GUILD) == {1: "Winter cup", 2: "Spring league"}
+
+
+async def test_summaries_equal_the_aggregates_over_many_random_hands_and_seasons(db):  # noqa: F811
+    import random
+
+    from conftest_store import ACCOUNTS, fake_hand
+
+    rng = random.Random(13)
+    written = []
+    for number in range(240):
+        if number in (80, 170):
+            async with db.sessions() as session:
+                await start_new_season(session, guild_id=GUILD)
+        players = rng.sample(ACCOUNTS, rng.randint(2, 4))
+        record, result = fake_hand(rng, len(players), stake=rng.choice([1, 2, 5]))
+        record["players"] = [p.display_name for p in players]
+        async with db.sessions() as session:
+            for _ in range(1 + (number % 7 == 0)):  # every seventh hand is written twice
+                wrote = await record_finished_hand(
+                    session, guild_id=GUILD, table_id=None, hand_id=f"r{number}", record=record, result=result,
+                    players=players, stake=1, scoring_mode="stakes",
+                )
+                written.append(wrote)
+    assert written.count(True) == 240
+    async with db.sessions() as session:
+        for season in (1, 2, 3):
+            for player in ACCOUNTS:
+                fast = await player_stats(session, guild_id=GUILD, account=player.account, season=season)
+                slow = await player_stats_from_hands(session, guild_id=GUILD, account=player.account, season=season)
+                assert fast is not None
+                assert fast.this_season == slow.this_season and fast.all_time == slow.all_time, (season, player)
+                assert fast.current_streak == slow.current_streak
+                assert [(o.account, o.hands, o.season_hands) for o in fast.opponents] == [
+                    (o.account, o.hands, o.season_hands) for o in slow.opponents]
+                for mine, theirs in zip(fast.opponents, slow.opponents):
+                    assert mine.net == pytest.approx(theirs.net) and mine.season_net == pytest.approx(theirs.season_net)
+        totals = await server_stats(session, guild_id=GUILD, season=3)
+    assert totals.all_time_hands == 240 and totals.season_hands == 70

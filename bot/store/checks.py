@@ -8,11 +8,13 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.game import MAX_PLAYERS
+
 from .models import SCORING_MODES, TABLE_STATUSES
 
 SEAT_KINDS = ("human", "computer")
 SEAT_KEYS = frozenset({"kind", "user_id", "name", "level"})
-MAX_SEATS = 6
+MAX_SEATS = MAX_PLAYERS  # the engine's limit: one definition
 
 
 def is_int(value: object) -> bool:
@@ -26,6 +28,12 @@ def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
     assert isinstance(value, int)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be at least {minimum}, not {value}")
+    return value
+
+
+def check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
     return value
 
 

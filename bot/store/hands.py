@@ -21,6 +21,8 @@ from sqlalchemy import Connection, bindparam, case, exists, func, insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.game import MAX_PLAYERS, MIN_PLAYERS
+
 from . import checks, sqlite
 from .migrations import house_rules_key
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, Rival, utcnow
@@ -30,7 +32,6 @@ from .portable import dialect_name, insert_for, write_retrying
 from .transactions import read_transaction
 
 RECORD_FORMAT = "tonk-hand/1"
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _NO_WINNERS = frozenset({"void", "draw"})
 SQLITE_IN_ONE_CALL = True
 """On SQLite, write a hand in one call on the database thread (``sqlite.write_finished_hand``);

@@ -13,8 +13,8 @@ transactional on both databases, so a failed upgrade leaves the schema as it was
 
 Revision ids are integers as text ("2", "3", ...), so ``schema_version`` is a
 number. Revision "2", the baseline, is the schema that the hand-written
-migrations 1 and 2 built before Alembic; revision "3" (player stats) is what
-hand-written migration 3 built. Files from then are upgraded and stamped by
+migrations 1 and 2 built before Alembic; revisions "3" (player stats) and "4"
+(pictures setting) are what hand-written migrations 3 and 4 built. Files from then are upgraded and stamped by
 ``sqlite.upgrade_legacy`` inside the same transaction.
 """
 

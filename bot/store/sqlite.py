@@ -19,7 +19,7 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
   ``schema_version`` table (versions 1 and 2 of the hand-written migrations).
   A version 1 file is upgraded to 2 with the SQL it always used; then the
   ``schema_version`` table is replaced by Alembic's stamp of revision "2" (or
-  "3" for a version 3 file, whose schema revision "3" builds the same way),
+  "3"/"4" for a version 3/4 file, whose schema revisions "3"/"4" build the same way),
   all inside the migration's one write transaction; Alembic goes on from there.
 """
 
@@ -42,8 +42,8 @@ from .errors import DatabaseStartupError, SchemaTooNewError
 from .transactions import BEGIN_MODE_OPTION
 
 BEGIN_MODES = frozenset({"DEFERRED", "IMMEDIATE", "EXCLUSIVE"})
-LEGACY_LATEST = 3
-"""The last version of the hand-written migrations: 2 is Alembic's baseline revision, 3 its revision "3"."""
+LEGACY_LATEST = 4
+"""The last version of the hand-written migrations: 2 is Alembic's baseline revision; 3 and 4 its revisions "3", "4"."""
 OUR_TABLES = frozenset({"guild_settings", "live_tables", "hands", "hand_seats", "ledger"})
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -396,7 +396,8 @@ def upgrade_legacy(connection: Connection, version: int) -> str:
     """Bring a pre-Alembic file to a revision Alembic knows, drop ``schema_version``; return that revision.
 
     Versions 1 and 2 end at revision "2" (version 1 gets the v2 SQL it always got);
-    version 3 was built by the same steps as revision "3" and is stamped as it is.
+    versions 3 and 4 were built by the same steps as revisions "3" and "4" and are
+    stamped as they are.
     The caller holds the write transaction and stamps the returned revision.
     """
     if version > LEGACY_LATEST:
@@ -408,4 +409,4 @@ def upgrade_legacy(connection: Connection, version: int) -> str:
         for statement in V2_DDL:
             connection.exec_driver_sql(statement)
     connection.exec_driver_sql("DROP TABLE schema_version")
-    return "3" if version == 3 else "2"
+    return str(max(version, 2))

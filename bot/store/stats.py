@@ -371,7 +371,7 @@ async def player_stats(
                 select(Rival.opponent, func.sum(Rival.hands), func.sum(Rival.net),
                        func.coalesce(func.sum(case((in_season, Rival.hands), else_=0)), 0),
                        func.coalesce(func.sum(case((in_season, Rival.net), else_=literal(0.0))), 0.0),
-                       func.max(latest_name))
+                       latest_name)  # correlated with the grouped opponent: valid SQL in SQLite and PostgreSQL
                 .where(Rival.guild_id == guild_id, Rival.account == account)
                 .group_by(Rival.opponent)
             )

@@ -94,9 +94,7 @@ def move_text(name: str, view_before: SeatView, action, *, you: bool = False) ->
     if isinstance(action, Drop):
         return f"{name} {verb('drop')} with {plural(len(view_before.hand), 'card')} in hand!"
     if isinstance(action, Draw):
-        if view_before.stock_size == 0 and not (
-            view_before.rules.stock_out == "reshuffle" and view_before.discard_size > 1
-        ):
+        if view_before.stock_size == 0 and not view_before.rules.can_reshuffle(view_before.discard_size):
             return f"{name} {verb('call')} for a card from the empty stock."
         return f"{name} {verb('draw')} from the stock."
     if isinstance(action, TakeDiscard):
