@@ -21,13 +21,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Action, Discard, Hit, Rules, RulesError, Spread, action_from_record
+from engine.help import first_hand_hint
 
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, current_season, get_guild_settings,
-                       get_open_table_in_channel, get_table, hand_record, list_open_tables, player_standing,
-                       recent_hands, record_finished_hand, save_table, standings, start_new_season,
-                       update_guild_settings, write_retrying, write_transaction)
+                       get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
+                       player_standing, recent_hands, record_finished_hand, save_table, standings,
+                       start_new_season, update_guild_settings, write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,8 @@ class TableService:
         """The newest saved table of each open table. Tables are immutable and this process
         makes every write, so a click needs no read; a stale save is still refused by version."""
         self.listeners: list[Listener] = []
+        self._played: set[tuple[int, int]] = set()
+        """(server, user) known to have a stored hand: past their first hand for good."""
 
     # ------------------------------------------------------------------ loading, saving, publishing
 
@@ -276,6 +279,19 @@ class TableService:
 
     async def close_idle_lobby(self, table_id: int, idle_seconds: float) -> Table:
         return await self.operate(table_id, None, lambda t: t.close_idle(self._clock(), idle_seconds))
+
+    async def first_hand_hint(self, table: Table, user_id: int) -> str | None:
+        """The one-line hint for a player's first hand: shown while they have no stored hand on
+        this server (so through the whole of their first hand, and never again)."""
+        key = (table.guild_id, user_id)
+        if key in self._played:
+            return None
+        async with self.db.sessions() as session:
+            played = await has_played(session, guild_id=table.guild_id, account=PlayerRef.human(user_id, "me").account)
+        if played:
+            self._played.add(key)
+            return None
+        return first_hand_hint(table.rules)
 
     # ------------------------------------------------------------------ the server's settings, ledger, history
 

@@ -229,9 +229,10 @@ def showdown_text(table: PublicTable) -> str:
 # ---------------------------------------------------------------------------- a private hand
 
 def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int, away: bool = False,
-                 note: str | None = None) -> dict[str, Any]:
+                 note: str | None = None, hint: str | None = None) -> dict[str, Any]:
     """The ephemeral message with one player's cards and the plays legal right now, built only
-    from what that seat may see (the engine's `SeatView`)."""
+    from what that seat may see (the engine's `SeatView`). `hint`: the service's line for a
+    player's first hand, if this is it."""
     t = table_id
     hand = sorted_hand(view.hand)
     embed = discord.Embed(title="Your hand", description=f"# {cards_text(hand)}\nCount **{view.count}**",
@@ -257,6 +258,8 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     if note:
         status = f"{note}\n{status}"
     embed.add_field(name="Now", value=status[:1024], inline=False)
+    if hint:
+        embed.add_field(name="New to Tonk?", value=f"{hint} /tonk help teaches the rest."[:1024], inline=False)
     embed.set_footer(text=f"table {t} · hand {hand_number} · only you can see this")
     items: list[discord.ui.Item[Any]] = []
     verbs = {a.verb for a in legal}

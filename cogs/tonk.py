@@ -379,7 +379,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         table = await self.service.act(click.table_id, person, click.verb, arg, moves=click.version)
         # the play is saved and published: the table message shows it even if this reply fails
         note = "Done." if table.game is None or table.game.over else None
-        await interaction.response.edit_message(**self._hand(table, table.seat_required(person.user_id), note))
+        await interaction.response.edit_message(**await self._hand(table, table.seat_required(person.user_id), note))
 
     async def _table_call(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
@@ -399,16 +399,16 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             raise UserError("You are not seated at this table: only its players have a hand.")
         if table.game is None:
             raise UserError("No hand has been dealt at this table yet.")
-        message = self._hand(table, seat, note)
+        message = await self._hand(table, seat, note)
         if edit:
             await interaction.response.edit_message(**message)
         else:
             await interaction.response.send_message(**message, ephemeral=True)
 
-    @staticmethod
-    def _hand(table: Table, seat: int, note: str | None) -> dict:
+    async def _hand(self, table: Table, seat: int, note: str | None) -> dict:
+        hint = await self.service.first_hand_hint(table, table.seats[seat].user_id)  # type: ignore[arg-type]
         return render.hand_message(table.seat_view(seat), table_id=table.id, hand_number=table.hand_number,
-                                   moves=table.moves, away=table.seats[seat].away, note=note)
+                                   moves=table.moves, away=table.seats[seat].away, note=note, hint=hint)
 
 
 async def setup(bot: commands.Bot) -> None:

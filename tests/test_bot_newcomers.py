@@ -1,8 +1,10 @@
 """What a newcomer meets through the fake Discord: `/tonk help` and its rules button."""
 
-from e2e_helpers import ack, reply_text
+import re
+
+from e2e_helpers import ack, deal_until_in_play, open_hand, reply_text
 from fakediscord import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL
-from test_bot_e2e import start_bot
+from test_bot_e2e import open_table, play_hand, start_bot, start_table
 
 RULES_BUTTON = "Rules of the table here"
 
@@ -108,3 +110,24 @@ def test_what_a_table_needs_depends_on_pictures_and_threads():
     assert missing_permissions(threads, pictures=False, thread=True) == []
     assert missing_permissions(discord.Permissions.none(), pictures=False) == [
         "View Channel", "Send Messages", "Embed Links"]
+
+
+async def test_a_players_first_hand_shows_the_hint_and_later_hands_do_not(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    first = re.search(r"hand (\d+)", table.text).group(1) == "1"  # else a tonk on the deal stored hand 1 already
+    for user in ("alice", "bob"):
+        hand = await open_hand(fake, user, table)
+        assert ("New to Tonk?" in hand.text) is first, (user, first, hand.text)
+        if first:
+            assert "First hand? Draw" in hand.text and "/tonk help" in hand.text
+    await play_hand(fake, table, ["alice", "bob"])
+    after = int(re.search(r"hand (\d+)", table.text).group(1)) + 1
+    await ack(await fake.click("bob", table.button("Next hand")))
+    await fake.wait_for(lambda: f"hand {after}" in table.text, what="the next deal")
+    await deal_until_in_play(fake, table)
+    for user in ("alice", "bob"):
+        assert "New to Tonk?" not in (await open_hand(fake, user, table)).text
