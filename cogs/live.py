@@ -35,6 +35,7 @@ import discord
 from bot.config import Settings
 from bot.errors import UserError
 from bot.service import TableService, computer_choice
+from bot.shards import ShardOwnership
 from bot.table import Event, Ping, Status, Table, TableClosed
 from engine import Card
 from engine.help import plural
@@ -473,7 +474,11 @@ class LiveTables:
 
     async def resume_all(self) -> None:
         """After a start or restart: every open table gets its edits, timers and computers back."""
-        for table in await self.service.recover():
+        ownership = ShardOwnership(self.settings.shard_count, self.settings.shard_ids)
+        tables = await self.service.recover(owns=ownership.owns)
+        log.info("resuming %d open tables (%s): %s", len(tables), ownership,
+                 " ".join(f"{table.id}@{table.guild_id}" for table in tables) or "none")
+        for table in tables:
             self.on_events(table, [])
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -268,3 +268,39 @@ async def test_fifty_hands_finishing_at_once_lose_nothing(db):  # noqa: F811
     async with db.sessions() as session:
         assert await balance_total(session, guild_id=GUILD) == 0
         assert {h.hand_id for h in await recent_hands(session, guild_id=GUILD, limit=100)} == {h for h, _, _ in hands}
+
+
+async def test_sqlite_writes_in_one_call_exactly_what_the_portable_statements_write(tmp_path, monkeypatch):
+    from bot.store import hands as hands_module
+    from bot.store import open_database, start_new_season
+
+    rng = random.Random(5)
+    played = [(rng.sample(ACCOUNTS, players), fake_hand(rng, players)) for players in (2, 3, 4, 6, 5, 2)]
+
+    async def dump(one_call):
+        monkeypatch.setattr(hands_module, "SQLITE_IN_ONE_CALL", one_call)
+        async with await open_database(f"sqlite+aiosqlite:///{tmp_path}/{one_call}.db") as database:
+            for n, (players, hand) in enumerate(played):
+                if n == 3:
+                    async with database.sessions() as session:
+                        await start_new_season(session, guild_id=GUILD)
+                assert await record(database, f"h{n}", players, hand)
+                assert not await record(database, f"h{n}", players, hand)
+            async with database.sessions() as session, write_transaction(session):  # in a caller's transaction
+                assert await record_finished_hand(
+                    session, guild_id=GUILD, table_id=None, hand_id="joined", record=played[0][1][0],
+                    result=played[0][1][1], players=played[0][0], stake=1, scoring_mode="stakes")
+            async with database.engine.connect() as connection:
+                return {
+                    table: (await connection.exec_driver_sql(f"SELECT * FROM {table} ORDER BY 1, 2, 3")).all()
+                    for table in ("hands", "hand_seats", "ledger", "rivals", "hand_tallies")
+                }
+
+    one_call, portable = await dump(True), await dump(False)
+    assert len(one_call["hands"]) == 7 and all(one_call[table] for table in one_call)
+
+    def without_times(rows):  # finished_at/updated_at are the same values, written a moment apart
+        return [tuple(value for value in row if not (isinstance(value, str) and value[:2] == "20")) for row in rows]
+
+    for table in one_call:
+        assert without_times(one_call[table]) == without_times(portable[table]), table
