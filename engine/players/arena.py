@@ -18,6 +18,7 @@ from itertools import combinations
 from ..game import Game
 from ..rules import Rules
 from . import make_player
+from .house import slap_race
 
 MAX_ACTIONS = 5_000
 
@@ -58,8 +59,9 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
             for s in range(players)]
     steps = 0
     clock = time.perf_counter
+    house = game.rules.house and game.rules.slap != "off"
     while game.outcome is None:
-        seat = game.turn
+        seat = game.to_act
         view = game.view(seat)
         started = clock()
         action = bots[seat].choose(view)
@@ -67,6 +69,8 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
         if times is not None:
             times.setdefault(levels[slot_of_seat[seat]], []).append(elapsed * 1000.0)
         game.apply(seat, action)
+        if house and game.outcome is None:
+            steps += len(slap_race(game, bots))
         steps += 1
         if steps > MAX_ACTIONS:
             raise RuntimeError(f"arena hand {index} did not end")
