@@ -184,7 +184,9 @@ def check_big_one(hands: int) -> int:
 def seat_newcomer(players: list, dealer: int, newcomer) -> tuple[list, int, int]:
     """Seat a newcomer between hands at the dealer's right, so that they deal last.
 
-    Returns (players in their new seat order, the dealer's new seat, the newcomer's seat).
+    `dealer` is the seat of the hand just played; returns (players in their new seat
+    order, that dealer's new seat, the newcomer's seat). The next deal passes to the left
+    of the returned dealer as always, so the newcomer deals after everyone else.
     Seats run clockwise and "left" is the next seat, so the dealer's right is just
     before the dealer: the newcomer takes the dealer's seat number and everyone from
     the dealer on moves up one.

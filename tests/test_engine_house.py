@@ -551,3 +551,77 @@ def test_naturals_pot_goes_to_the_first_natural_book_and_carries_otherwise():
     play(game, (0, DROP))
     assert game.result()["side_payments"] == [-1, -1] and game.result()["pot_out"] == {"naturals": 6}
     assert "side_payments" not in Game.deal(Rules(), 2, 1, deck=deck, side_bets=bets).result()
+
+
+# --------------------------------------------------------------------------- presets of section 11
+
+
+def preset(name):
+    return Rules.preset(name)
+
+
+def test_rushville_pays_all_faces_not_49_and_catchers_four():
+    assert deal(["Kc Qc Jc Kd Qd", PLAIN], rules=preset("rushville")).outcome.payments == (2, -2)
+    assert deal([FORTY_NINE, PLAIN], rules=preset("rushville")).outcome is None
+    assert deal([FORTY_NINE, PLAIN]).outcome.kind == "instant"
+    hands = ["5c 5d Kc 2h 3h", "3c 4d Ad 2s Qh", "Kh Qd Jd 9s 7c"]
+    assert play(deal(hands, rules=preset("rushville")), (0, DROP)).payments == (-4, 4, 0)
+    hands_, steps = RUN_OUT
+    assert play(deal(hands_, stock="10s", upcard="Jd", rules=preset("rushville")), *steps).payments == (2, -2)
+
+
+def test_chicago_deals_no_upcard_and_voids_equal_best_hands():
+    game = deal([PLAIN, "Ac 2d 3h 4s 5c"], rules=preset("chicago"))
+    assert game.discard_top is None and TAKE not in game.legal_actions(0)
+    assert deal([FIFTY, "Kh Qh Jh 10s 10d"], rules=preset("chicago")).outcome.kind == "void"
+    assert deal([FIFTY, LOW12], rules=preset("chicago")).outcome.winners == (1,)  # a low beats 50
+    out = play(deal(FIRST_TURN, stock="2s 9d Kh", rules=preset("chicago")), *OUT_LATER)
+    assert out.payments == (1, -1)  # a later tonk out pays single
+
+
+def test_deuces_wild_pays_41_and_plays_deuces_wild():
+    assert deal(["Kc Qc Jc 9h 2d", PLAIN.replace("2h", "5h")], rules=preset("deuces wild")).outcome.payments == (2, -2)
+    assert deal(["Kc Qc Jc 9h 2d", PLAIN.replace("2h", "5h")]).outcome is None
+    game = deal(["5s 2h 7s Kd 9c", "6c 3d 4h 6h 7h"], stock="8c", rules=preset("deuces wild"))
+    play(game, (0, DRAW), (0, Spread(cards("5s 2h 7s"), ((C("2h"), C("6s")),))))
+    assert game.spreads[0].natural() == list(cards("5s 6s 7s"))
+
+
+def test_newark_high_beats_low_and_pays_quadruple_first_turn_outs():
+    assert deal([LOW12, FIFTY, PLAIN], rules=preset("newark")).outcome.winners == (1,)
+    out = play(deal(FIRST_TURN, stock="Kh", upcard="Jd", rules=preset("newark")), *OUT_AT_ONCE)
+    assert out.payments == (4, -4)
+
+
+def test_washington_dc_low_beats_high_at_11():
+    assert deal([LOW12, FIFTY, PLAIN], rules=preset("washington dc")).outcome.winners == (1,)  # 12 is not low
+    low10 = "Ac 2d 3h 2s 2c"
+    assert deal([low10, FIFTY, PLAIN], rules=preset("washington dc")).outcome.winners == (0,)
+    assert deal([low10, FIFTY, PLAIN]).outcome.kind == "instant"
+
+
+def test_scarne_and_seattle_deal_seven_with_the_tens_and_faces_hand():
+    for name in ("scarne", "seattle"):
+        rules = preset(name)
+        assert rules.hand_size == 7
+        out = deal(["Kc Qc Jc 10d 10h Kd Qd", "9c 9d 2h 3h 4c 5c 6c"], rules=rules).outcome
+        assert out.winners == (0,) and out.payments == (2, -2)
+        assert deal(["Kc Qc Jc 10d 9h 4d 6d", "9c 9d 2h 3h 4c 5c 6c"], rules=rules).outcome is None  # 59: no 49/50
+
+
+def test_vietnam_deals_seven_from_forty_and_pays_all_faces():
+    rules = preset("vietnam")
+    assert rules.deck == 40 and rules.hand_size == 7 and rules.max_players() == 5
+    out = deal(["Kc Qc Jc Kd Qd Jd Kh", "Ac 2c 3c 4c 5c 6c 7c"], rules=rules).outcome
+    assert out.winners == (0,)
+
+
+def test_slap_preset_opens_slap_windows():
+    game = deal(SLAP_HANDS, stock="Qs 2s 3s", upcard="Jd", rules=preset("slap"))
+    play(game, *SLAP_OPEN)
+    assert game.slappers() == [0, 1, 2]
+
+
+def test_high_faces_counts_faces_by_rank():
+    game = deal(["Kc Qd Jh 2c 3c", "4c 4d 5h 6s 7s"], rules=preset("high faces"))
+    assert game.counts() == [41, 26]
