@@ -313,12 +313,7 @@ class Game:
             return
         if kind is Spread:
             cards = action.cards
-            if len(set(cards)) != len(cards):
-                raise IllegalAction("A spread cannot use the same card twice.")
-            for c in cards:
-                self._require_in_hand(c, hand)
-            if len(cards) < 3:
-                raise IllegalAction("A spread needs at least 3 cards.")
+            self._require_spread_cards(cards, hand)
             if action.wilds:
                 raise IllegalAction("House rule: there are no wild cards at this table.")
             if any(c.joker for c in cards):
@@ -330,6 +325,15 @@ class Game:
                 )
             return
         raise IllegalAction(_not_at_this_table(action))
+
+    def _require_spread_cards(self, cards, hand) -> None:
+        """A spread's cards: each once, each in the hand, at least three."""
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("A spread cannot use the same card twice.")
+        for c in cards:
+            self._require_in_hand(c, hand)
+        if len(cards) < 3:
+            raise IllegalAction("A spread needs at least 3 cards.")
 
     def _require_in_hand(self, card, hand) -> None:
         if not isinstance(card, Card):

@@ -30,7 +30,7 @@ class HouseGame(Game):
 
     __slots__ = (
         "own_turns", "hits_this_turn", "taken", "hit_waits", "barred_by_hit", "hit_any", "boobed",
-        "window", "slapper", "pending", "side_bets", "side_cards", "naturals_winner", "swaps", "_top",
+        "window", "slapper", "pending", "side_bets", "side_cards", "naturals_winner", "swaps", "_top", "_at",
     )
 
     # ------------------------------------------------------------------ set-up and state
@@ -51,7 +51,11 @@ class HouseGame(Game):
         self.side_cards = [None] * n
         self.naturals_winner = None
         self.swaps = []  # the wild card each swap took into hand, in order (public)
-        self._top = len(self.rules.ranks) if self.rules.ace_in_runs == "low_or_high" else None
+        ranks = self.rules.ranks
+        self._top = len(ranks) if self.rules.ace_in_runs == "low_or_high" else None
+        self._at = {(suit, place): Card.of(rank, suit) for suit in Suit for place, rank in enumerate(ranks)}
+        if self._top is not None:
+            self._at.update({(suit, self._top): Card.of(Rank.ACE, suit) for suit in Suit})
         bet = self.side_bets.get("high_card")
         if bet is not None:
             self.side_cards = high_cards(bet, self.hands)
@@ -248,12 +252,8 @@ class HouseGame(Game):
         return min(places), max(places)
 
     def _card_at(self, suit: Suit, place: int) -> Card | None:
-        ranks = self.rules.ranks
-        if 0 <= place < len(ranks):
-            return Card.of(ranks[place], suit)
-        if self._top is not None and place == self._top:
-            return Card.of(Rank.ACE, suit)
-        return None
+        """The card at a place of a suit's run (the ace also after the king, when allowed)."""
+        return self._at.get((suit, place))
 
     def _kind_of(self, cards) -> str | None:
         """"book" or "run" for natural cards (wild cards already named), or None."""
@@ -338,8 +338,8 @@ class HouseGame(Game):
             for k in range(1, min(len(pool), 4 - len(naturals), len(missing)) + 1):
                 for chosen in combinations(pool, k):
                     found.append(Spread(tuple(naturals) + chosen, tuple(zip(chosen, missing))))
-        last = self._top if self._top is not None else len(self.rules.ranks) - 1
         longest = len(self.rules.ranks)
+        last = self._top if self._top is not None else longest - 1
         for suit, cards in by_suit.items():
             if len(cards) < 2:
                 continue
@@ -422,24 +422,15 @@ class HouseGame(Game):
         if self.phase == START:
             if kind is Claim:
                 return self._verify_claim(seat)
-            if kind is Drop:
-                if self.drop_blocked and not self.boobed[seat]:
-                    raise IllegalAction("You are waiting: you cannot drop on this turn.")
-                return
-            if kind is Draw:
-                return
-            if kind is TakeDiscard:
-                if not self.discard:
-                    raise IllegalAction("The discard pile is empty: draw from the stock.")
-                if rules.take_must_be_used and not self._usable(hand, self.discard[-1]):
-                    raise IllegalAction(
-                        f"House rule (take must be used): take {self.discard[-1].label} only to spread or "
-                        "hit with it at once."
-                    )
-                return
-            if kind in (Spread, Hit, Discard, Swap):
+            if kind is Drop and self.boobed[seat]:
+                return  # even while waiting
+            if kind is Swap:
                 raise IllegalAction("Draw from the stock or take the discard first (or drop).")
-            raise IllegalAction("That is not a Tonk action.")
+            super().verify(seat, action)  # the standard game's order of play
+            if kind is TakeDiscard and rules.take_must_be_used and not self._usable(hand, self.discard[-1]):
+                raise IllegalAction(f"House rule (take must be used): take {self.discard[-1].label} only to spread "
+                                    "or hit with it at once.")
+            return
         # PLAY
         if kind is Claim:
             raise IllegalAction("An instant hand is claimed at the start of your first turn, before you draw.")
@@ -592,15 +583,10 @@ class HouseGame(Game):
                 raise IllegalAction(f"Two wild cards cannot stand for the same card ({card.label}).")
             seen.add(card)
 
-    def _verify_spread(self, seat: int, action: Spread, *, must_check: bool = False) -> None:
+    def _verify_spread(self, seat: int, action: Spread) -> None:
         hand = self.hands[seat]
         cards = action.cards
-        if len(set(cards)) != len(cards):
-            raise IllegalAction("A spread cannot use the same card twice.")
-        for c in cards:
-            self._require_in_hand(c, hand)
-        if len(cards) < 3:
-            raise IllegalAction("A spread needs at least 3 cards.")
+        self._require_spread_cards(cards, hand)
         named = action.named
         if named:
             if any(w not in cards for w in named):

@@ -151,6 +151,7 @@ class Rules:
     _instants: tuple = field(default=(), init=False, repr=False, compare=False)
     _scan: tuple | None = field(default=None, init=False, repr=False, compare=False)
     _house: bool = field(default=False, init=False, repr=False, compare=False)
+    _ranks: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         def check(ok: bool, message: str) -> None:
@@ -200,6 +201,8 @@ class Rules:
               "catchers_stakes must be 2 or 4.")
         check(not self.wild_swap or self.wild_cards != "none", "wild_swap needs wild cards (set wild_cards).")
         check(self.wild_cards != "jokers" or self.jokers > 0, "wild_cards jokers needs jokers in the deck (set jokers).")
+        object.__setattr__(self, "_ranks", tuple(
+            r for r in Rank if self.deck != 40 or r not in (Rank.EIGHT, Rank.NINE, Rank.TEN)))
         instants = self._instant_list()
         object.__setattr__(self, "_instants", instants)
         faces = any(h.hand in ("all_faces", "all_tens_and_faces") for h in instants)
@@ -213,9 +216,7 @@ class Rules:
     @property
     def ranks(self) -> tuple[Rank, ...]:
         """Ranks in the deck, in run order (40 cards: 7 is next to J)."""
-        if self.deck == 40:
-            return tuple(r for r in Rank if r not in (Rank.EIGHT, Rank.NINE, Rank.TEN))
-        return tuple(Rank)
+        return self._ranks
 
     @property
     def deck_size(self) -> int:
@@ -323,8 +324,12 @@ class Rules:
         return out
 
     def closest_preset(self) -> str:
-        mine = _plain(self)
-        best = min(PRESETS, key=lambda k: sum(1 for f, v in _plain(PRESETS[k]).items() if mine[f] != v))
+        best = _CLOSEST.get(self)
+        if best is None:
+            mine = _plain(self)
+            best = min(PRESETS, key=lambda k: sum(1 for f, v in _plain(PRESETS[k]).items() if mine[f] != v))
+            if len(_CLOSEST) < 1024:
+                _CLOSEST[self] = best
         return PRESETS_DISPLAY[best]
 
     def _describe_house(self) -> list[str]:
@@ -440,11 +445,24 @@ def _describe_house(rules: Rules) -> list[str]:
     return lines
 
 
+_OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.init)
+_PLAIN: dict = {}
+_CLOSEST: dict = {}
+
+
 def _plain(rules: Rules) -> dict:
-    """The rules as a JSON-ready dict of every option (instant hands as a list of dicts)."""
-    data = {f.name: getattr(rules, f.name) for f in fields(rules) if f.init}
+    """The rules as a JSON-ready dict of every option (instant hands as a list of dicts).
+    Remembered per rules: `to_dict` runs on every save of a live table."""
+    found = _PLAIN.get(rules)
+    if found is None:
+        found = {name: getattr(rules, name) for name in _OPTION_NAMES}
+        if found["instant_hands"] is not None:
+            found["instant_hands"] = [h.to_dict() for h in found["instant_hands"]]
+        if len(_PLAIN) < 1024:
+            _PLAIN[rules] = found
+    data = dict(found)
     if data["instant_hands"] is not None:
-        data["instant_hands"] = [h.to_dict() for h in data["instant_hands"]]
+        data["instant_hands"] = [dict(h) for h in data["instant_hands"]]
     return data
 
 

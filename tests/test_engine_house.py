@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from engine import CLAIM, DRAW, DROP, TAKE, Discard, Game, Hit, IllegalAction, NotYourTurn, Rules, RulesError, Spread
+from engine import CLAIM, DRAW, DROP, TAKE, Discard, Game, Hit, IllegalAction, Rules, RulesError, Spread
 from engine.actions import Slap, Swap
 from engine.house import SLAP_DISCARD, HouseGame
 from engine_helpers import C, cards, deal, rules_of, snapshot

@@ -17,11 +17,17 @@ from engine.simulate import MAX_ACTIONS
 from engine_helpers import rules_of
 
 
+_DECKS: dict = {}
+
+
 def accounted(game: Game) -> None:
     """Every card of the deck is in exactly one place: a hand, the stock, the pile or a spread."""
     places = [c for h in game.hands for c in h] + list(game.stock) + list(game.discard)
     places += [c for s in game.spreads for c in s.cards]
-    assert sorted(c.index for c in places) == sorted(c.index for c in full_deck(game.rules))
+    deck = _DECKS.get(game.rules)
+    if deck is None:
+        deck = _DECKS[game.rules] = sorted(c.index for c in full_deck(game.rules))
+    assert sorted(c.index for c in places) == deck
 
 
 def probe_refusal(game: Game, rng: random.Random) -> None:
@@ -60,6 +66,8 @@ def play_out(game: Game, rng: random.Random, *, drop_chance: float = 0.08) -> in
         assert actions, f"seat {seat} has nothing to do"
         if steps % 7 == 0:
             probe_refusal(game, rng)
+            state = json.loads(json.dumps(game.to_json()))
+            assert Game.from_json(state).to_json() == state  # a live table saves and loads mid-hand
         slaps = []
         if isinstance(game, HouseGame):
             slaps = [(s, a) for s in range(game.num_players) if s != seat for a in game.legal_slaps(s)]
