@@ -17,21 +17,45 @@ from bot.endpoints import apply_endpoints
 EXIT_CONFIG = 2
 
 
+CLOSE_TIMEOUT = 8.0
+"""Seconds a stop signal leaves the bot to finish its edits and log out before it quits anyway."""
+
+
 async def run(settings: Settings) -> None:
     from bot.client import TonkBot
     from bot.store import open_database
 
     db = await open_database(settings.database_url)
+    bot = TonkBot(settings=settings, db=db)
     try:
-        async with TonkBot(settings=settings, db=db) as bot:
-            loop = asyncio.get_running_loop()
-            for sig in (signal.SIGTERM, signal.SIGINT):
-                try:
-                    loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-                except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
-                    pass
-            await bot.start(settings.token)
+        await bot.__aenter__()
+        runner = asyncio.ensure_future(bot.start(settings.token))
+        loop = asyncio.get_running_loop()
+
+        async def stop() -> None:
+            # Discord may be unreachable (discord.py then retries its requests and reconnects
+            # with back-off): close politely, but quit within the timeout all the same.
+            try:
+                await asyncio.wait_for(bot.close(), CLOSE_TIMEOUT)
+            except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - quitting anyway
+                logging.getLogger(__name__).warning("could not close cleanly; quitting")
+            runner.cancel()
+
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            try:
+                loop.add_signal_handler(sig, lambda: asyncio.ensure_future(stop()))
+            except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
+                pass
+        try:
+            await runner
+        except asyncio.CancelledError:
+            if not runner.cancelled():
+                raise
     finally:
+        try:
+            await asyncio.wait_for(bot.__aexit__(None, None, None), 2.0)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - quitting anyway
+            pass
         await db.close()
 
 

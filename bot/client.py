@@ -1,23 +1,27 @@
-"""The Discord client: settings and database in, cogs and persistent buttons loaded."""
+"""The Discord client: settings and database in, the `tonk` cog loaded as an extension.
+
+The bot knows nothing of the cogs beyond the extension's name: the cog registers its
+persistent buttons, its error handler and its live tables itself (`setup`, `cog_load`),
+and gives them back when unloaded (`Bot.close` unloads every extension).
+"""
 
 from __future__ import annotations
 
 import logging
+import random
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
-from bot.errors import UserError
 from bot.service import TableService
 from bot.store import Database
-from engine import TonkError
 
 log = logging.getLogger(__name__)
 
 INTENTS = discord.Intents.none()
 INTENTS.guilds = True  # channels and the guild for interactions; no privileged intents
+EXTENSIONS = ("cogs.tonk",)
 
 
 class TonkBot(commands.Bot):
@@ -30,54 +34,15 @@ class TonkBot(commands.Bot):
         )
         self.settings = settings
         self.db = db
-        self.service = TableService(db)
-        from cogs.live import LiveTables
-
-        self.live = LiveTables(self)
-        self.tree.on_error = self.on_app_command_error
+        rng = random.Random(settings.deal_seed) if settings.deal_seed is not None else None
+        self.service = TableService(db, rng=rng)
 
     async def setup_hook(self) -> None:
-        from cogs.components import TonkButton, TonkSelect
-
-        await self.load_extension("cogs.tonk")
-        self.add_dynamic_items(TonkButton, TonkSelect)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        await self.live.resume_all()
-
-    async def close(self) -> None:
-        await self.live.close()
-        await super().close()
-
-    async def on_app_command_error(self, interaction: discord.Interaction,
-                                   error: app_commands.AppCommandError) -> None:
-        await self.report_error(interaction, error)
-
-    async def report_error(self, interaction: discord.Interaction, error: BaseException,
-                           *, table_id: int | None = None) -> None:
-        """Refusals go to the user ephemerally; anything else is logged with an apology."""
-        if isinstance(error, app_commands.CommandInvokeError):
-            error = error.original
-        if isinstance(error, (UserError, TonkError)):
-            text = str(error)
-        elif isinstance(error, app_commands.MissingPermissions):
-            text = "You need the Manage Server permission for that."
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = "Tonk tables live in server channels."
-        elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that here."
-        else:
-            log.error("table %s: %s failed", table_id, getattr(interaction.command, "qualified_name", "a click"),
-                      exc_info=error)
-            text = "Sorry, something went wrong on my side. It has been logged; please try again."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell %s: %s", interaction.user, text)

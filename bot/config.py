@@ -31,6 +31,8 @@ class Settings:
     table_edit_interval: float = 1.0
     """Least seconds between two edits of one table message (Discord's rate limits)."""
     lobby_idle_seconds: float = 600.0
+    deal_seed: int | None = None
+    """Seeds the bot's shuffles and cuts (for tests); None deals from a fresh random seed."""
 
     @property
     def log_level_number(self) -> int:
@@ -50,6 +52,15 @@ def _optional_float(environ: Mapping[str, str], name: str, default: float, low: 
     return value
 
 
+def _optional_digits(environ: Mapping[str, str], name: str, what: str) -> int | None:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise ConfigError(f"{name} must be {what}, not {raw!r}.")
+    return int(raw)
+
+
 def load_settings(environ: Mapping[str, str]) -> Settings:
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -62,12 +73,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     database_url = environ.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL
     if "://" not in database_url:
         raise ConfigError(f"DATABASE_URL must be a URL like {DEFAULT_DATABASE_URL}, not {database_url!r}.")
-    raw_guild = environ.get("DEV_GUILD_ID", "").strip()
-    dev_guild_id = None
-    if raw_guild:
-        if not raw_guild.isdigit():
-            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}.")
-        dev_guild_id = int(raw_guild)
+    dev_guild_id = _optional_digits(environ, "DEV_GUILD_ID", "a server id (digits only)")
     log_level = (environ.get("LOG_LEVEL", "").strip() or "INFO").upper()
     if log_level not in LOG_LEVELS:
         raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
@@ -77,6 +83,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     gateway_url = environ.get("DISCORD_GATEWAY_URL", "").strip() or None
     if gateway_url and not gateway_url.startswith(("ws://", "wss://")):
         raise ConfigError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {gateway_url!r}.")
+    deal_seed = _optional_digits(environ, "TONK_DEAL_SEED", "a whole number (or unset)")
     return Settings(
         token=token,
         database_url=database_url,
@@ -87,4 +94,5 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         computer_delay=_optional_float(environ, "TONK_COMPUTER_DELAY", 1.0, 0.0, 30.0),
         table_edit_interval=_optional_float(environ, "TONK_TABLE_EDIT_INTERVAL", 1.0, 0.0, 60.0),
         lobby_idle_seconds=_optional_float(environ, "TONK_LOBBY_IDLE", 600.0, 1.0, 86400.0),
+        deal_seed=deal_seed,
     )

@@ -1,39 +1,38 @@
-"""Tables as players meet them: the lobby, seats, hands in play, computer turns, time-outs.
+"""Tables as players meet them: lock, load, operate, save, publish.
 
-This layer turns what a person asks for (join, draw, discard, next hand...) into engine
-actions and store writes. It holds no game rules (the engine decides what is legal and
-what everyone pays) and knows nothing of Discord (the cogs render what it returns).
-Every change to a table runs under that table's lock and is saved with the table's
-version, so two quick clicks can never apply one action twice.
+Every change to a table runs under that table's lock: the table is loaded (from this
+process's cache of the newest saved table, else the store), one operation of
+`bot.table.Table` is applied, the result is saved against the version it was loaded at
+(together with a finished hand and its ledger rows, in one transaction), and its events
+are handed to the listeners (the cog's live tables). The rules live in the engine and in
+`bot.table`; this module only moves tables between them and the store.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import (DRAW, START, Action, Card, Discard, Game, Hit, Rules, RulesError, Spread,
-                    action_from_record, cut_for_dealer, next_dealer)
-from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine import Action, Discard, Hit, Rules, RulesError, Spread, action_from_record
 
 from bot.errors import StaleView, UserError
-from bot.store import (ChannelBusyError, Database, LiveTable, PlayerRef, StaleTableError, TableNotFoundError,
-                       close_table, create_table, get_guild_settings, get_open_table_in_channel, get_table,
-                       list_open_tables, record_finished_hand, save_table, write_transaction)
+from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
+                       TableClosedError, create_table, current_season, get_guild_settings,
+                       get_open_table_in_channel, get_table, hand_record, list_open_tables, player_standing,
+                       recent_hands, record_finished_hand, save_table, standings, start_new_season,
+                       update_guild_settings, write_transaction)
+from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
 
-LEVELS = ("easy", "normal", "hard")
-COMPUTER_NAMES = ("Goblin", "One-Eye", "Elmo", "Otto", "Hagop", "Silent", "Candy", "Pawnbroker")
-TIMEOUTS_BEFORE_AWAY = 3
-AWAY_LEVEL = "normal"
+Listener = Callable[[Table, list[Event]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,187 +42,132 @@ class Person:
     user_id: int
     name: str
     is_admin: bool = False
+    guild_id: int | None = None
+    """The server the click came from; a table of another server is refused."""
 
 
-@dataclass(slots=True)
-class TableView:
-    """A table row and, when a hand exists, its engine state."""
-
-    table: LiveTable
-    game: Game | None = None
-
-    @property
-    def id(self) -> int:
-        return self.table.id  # type: ignore[return-value]
-
-    @property
-    def seats(self) -> list[dict[str, Any]]:
-        return self.table.seats
-
-    @property
-    def book(self) -> dict[str, Any]:
-        return self.table.bookkeeping
-
-    def seat_of(self, user_id: int) -> int | None:
-        for i, seat in enumerate(self.table.seats):
-            if seat["kind"] == "human" and seat["user_id"] == user_id:
-                return i
-        return None
-
-    def seat_required(self, user_id: int) -> int:
-        """The user's seat, or a refusal for someone not seated here."""
-        seat = self.seat_of(user_id)
-        if seat is None:
-            raise UserError("You are not seated at this table.")
-        return seat
-
-    def is_computer_turn(self) -> bool:
-        game = self.game
-        if game is None or game.over or self.table.status != "playing":
-            return False
-        seat = self.table.seats[game.turn]
-        return seat["kind"] == "computer" or game.turn in self.book.get("away", [])
-
-    def turn_key(self) -> str | None:
-        """Identifies the turn in play: timers compare it before acting."""
-        if self.game is None or self.game.over or self.table.status != "playing":
-            return None
-        return f"{self.table.hand_number}:{self.game.turns}"
-
-    @property
-    def rules(self) -> Rules:
-        return Rules.from_dict(self.table.rules)
-
-
-def human_seat(person: Person) -> dict[str, Any]:
-    return {"kind": "human", "user_id": person.user_id, "name": person.name, "level": None}
-
-
-def computer_seat(name: str, level: str) -> dict[str, Any]:
-    return {"kind": "computer", "user_id": None, "name": f"{name} ({level})", "level": level}
-
-
-def highest_card(hand: list[Card]) -> Card:
-    """What a timed-out seat throws: the highest count, then the highest rank."""
-    return max(hand, key=lambda c: (c.value, c.sort_key))
+def table_of(row: LiveTable, game=None) -> Table:
+    return Table.from_json({
+        "id": row.id, "guild_id": row.guild_id, "channel_id": row.channel_id, "host_user_id": row.host_user_id,
+        "rules": row.rules, "stake": row.stake, "scoring_mode": row.scoring_mode, "status": row.status,
+        "seats": row.seats, "hand_number": row.hand_number, "dealer": row.dealer,
+        "engine_state": None if game is not None else row.engine_state, "message_id": row.message_id,
+        "bookkeeping": row.bookkeeping,
+    }, game=game, version=row.version)
 
 
 class TableService:
-    def __init__(self, db: Database, *, rng: random.Random | None = None):
+    def __init__(self, db: Database, *, rng: random.Random | None = None, clock: Callable[[], float] = time.time):
         self.db = db
         self._rng = rng or random.Random(secrets.randbits(64))
+        self._clock = clock
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._games: dict[int, tuple[int, Game]] = {}
         self._writer = asyncio.Lock()
         """One writer at a time, queued here in order: SQLite takes one writer anyway, and its
         busy handler would make the others sleep in steps of up to 100 ms."""
-        self._latest: dict[int, LiveTable] = {}
-        """The newest saved row of each table. This process makes every write, so a click
-        needs no read; a save against a stale row is still refused by its version."""
+        self._latest: dict[int, Table] = {}
+        """The newest saved table of each open table. Tables are immutable and this process
+        makes every write, so a click needs no read; a stale save is still refused by version."""
+        self.listeners: list[Listener] = []
 
-    # ------------------------------------------------------------------ loading & saving
+    # ------------------------------------------------------------------ loading, saving, publishing
 
     def lock(self, table_id: int) -> asyncio.Lock:
         return self._locks[table_id]
 
-    async def _load(self, table_id: int) -> TableView:
+    async def _load(self, table_id: int, person: Person | None = None) -> Table:
         table = self._latest.get(table_id)
         if table is None:
             async with self.db.sessions() as session:
-                try:
-                    table = await get_table(session, table_id=table_id)
-                except TableNotFoundError:
-                    raise UserError("This table no longer exists.") from None
-            self._latest[table_id] = table
-        return TableView(table, self._game_of(table))
+                row = await get_table(session, table_id=table_id)
+            if row is None:
+                raise UserError("This table no longer exists.")
+            table = table_of(row)
+            if table.is_open:
+                self._latest[table_id] = table
+        if person is not None and person.guild_id is not None and person.guild_id != table.guild_id:
+            raise UserError("That table belongs to another server.")
+        return table
 
-    async def load(self, table_id: int) -> TableView:
+    async def load(self, table_id: int, person: Person | None = None) -> Table:
         """The table as last saved, for showing it: waits for a change in progress to finish,
         so nobody is ever shown a play that is not saved yet."""
         async with self.lock(table_id):
-            return await self._load(table_id)
+            return await self._load(table_id, person)
 
-    def forget(self, table_id: int) -> None:
+    def forget(self, table_id: int, *, closed: bool = False) -> None:
         self._latest.pop(table_id, None)
-        self._games.pop(table_id, None)
+        if closed:
+            self._locks.pop(table_id, None)
 
-    async def open_in_channel(self, channel_id: int) -> TableView | None:
-        async with self.db.sessions() as session:
-            table = await get_open_table_in_channel(session, channel_id=channel_id)
-        return TableView(table, self._game_of(table)) if table else None
+    def publish(self, table: Table, events: list[Event]) -> None:
+        for listener in self.listeners:
+            listener(table, events)
 
-    async def open_tables(self) -> list[TableView]:
-        async with self.db.sessions() as session:
-            tables = await list_open_tables(session)
-        return [TableView(t, self._game_of(t)) for t in tables]
-
-    def _game_of(self, table: LiveTable) -> Game | None:
-        if not table.engine_state:
-            return None
-        cached = self._games.get(table.id)  # type: ignore[arg-type]
-        if cached and cached[0] == table.version:
-            return cached[1]
-        game = Game.from_json(json.loads(table.engine_state))
-        self._games[table.id] = (table.version, game)  # type: ignore[index]
-        return game
-
-    async def _save(self, view: TableView, *, finished: bool = False, **changes: Any) -> TableView:
-        """Save `changes` against the version `view` was loaded at (and record a finished hand)."""
-        if view.game is not None and "engine_state" not in changes:
-            changes["engine_state"] = json.dumps(view.game.to_json())
-        if "bookkeeping" not in changes:
-            changes["bookkeeping"] = view.book
+    async def _save(self, old: Table, new: Table) -> Table:
+        """Save `new` against the version `old` was loaded at, with any hand that just finished."""
         try:
             async with self._writer, self.db.sessions() as session, write_transaction(session):
-                table = await save_table(session, table_id=view.id, expected_version=view.table.version, **changes)
-                if finished:
-                    # the hand id is in the bookkeeping being saved (a new deal writes a new one)
-                    await self._record_hand(session, view, changes["bookkeeping"]["hand_id"])
-        except StaleTableError:
-            self.forget(view.id)
+                row = await save_table(session, table_id=old.id, expected_version=old.version,
+                                       **new.columns(since=old))
+                if new.game is not None and new.game.over and new.game is not old.game:
+                    await self._record_hand(session, new)
+        except (StaleTableError, TableClosedError):
+            self.forget(old.id)
             raise StaleView("Someone else acted first: look again at the table.") from None
         except BaseException:
-            self.forget(view.id)
+            self.forget(old.id)
             raise
-        self._latest[view.id] = table
-        if view.game is not None and changes.get("engine_state") is not None:
-            self._games[view.id] = (table.version, view.game)
-        elif changes.get("engine_state", "keep") is None:
-            self._games.pop(view.id, None)
-        return TableView(table, view.game)
+        saved = table_of(row, game=new.game)
+        if saved.is_open:
+            self._latest[old.id] = saved
+        else:
+            self.forget(old.id, closed=True)
+        return saved
 
-    async def _record_hand(self, session, view: TableView, hand_id: str) -> None:
-        game = view.game
+    async def _record_hand(self, session, table: Table) -> None:
+        game = table.game
         assert game is not None and game.outcome is not None
         await record_finished_hand(
-            session,
-            guild_id=view.table.guild_id,
-            table_id=view.id,
-            hand_id=hand_id,
-            record=game.record(),
+            session, guild_id=table.guild_id, table_id=table.id, hand_id=table.hand_id, record=game.record(),
             result=game.outcome.result(dropper=True),
-            players=[PlayerRef.from_seat(s) for s in view.seats],
-            stake=view.table.stake,
-            scoring_mode=view.table.scoring_mode,
+            players=[PlayerRef.human(s.user_id, s.name) if s.is_human else PlayerRef.computer(s.name)
+                     for s in table.seats],
+            stake=table.stake, scoring_mode=str(table.scoring),
         )
 
-    # ------------------------------------------------------------------ lobby
+    async def operate(self, table_id: int, person: Person | None,
+                      operation: Callable[[Table], tuple[Table, list[Event]]]) -> Table:
+        """Lock, load, operate, save, publish. An operation with no events saves nothing."""
+        async with self.lock(table_id):
+            old = await self._load(table_id, person)
+            new, events = operation(old)
+            if not events:
+                return old
+            saved = await self._save(old, new)
+        self.publish(saved, events)
+        return saved
 
-    async def open_table(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        host: Person,
-        preset: str | None = None,
-        stake: int | None = None,
-        scoring: str | None = None,
-        hand_size: int | None = None,
-        computers: int = 0,
-        level: str = "normal",
-    ) -> TableView:
-        async with self.db.sessions() as session:
-            settings = await get_guild_settings(session, guild_id=guild_id)
+    async def _keep(self, table_id: int, change: Callable[[Table], Table]) -> Table | None:
+        """Save bookkeeping that changes nothing anyone plays (message ids); None if the table closed."""
+        async with self.lock(table_id):
+            try:
+                old = await self._load(table_id)
+            except UserError:
+                return None
+            if not old.is_open:
+                return None
+            try:
+                return await self._save(old, change(old))
+            except StaleView:
+                return None
+
+    # ------------------------------------------------------------------ opening and bookkeeping
+
+    async def open_table(self, *, guild_id: int, channel_id: int, host: Person, preset: str | None = None,
+                         stake: int | None = None, scoring: str | None = None, hand_size: int | None = None,
+                         computers: int = 0, level: str = "normal") -> Table:
+        settings = await self.guild_settings(guild_id)
         if not settings.allows_channel(channel_id):
             raise UserError("Tables can't be opened in this channel on this server; ask an admin (/tonk settings).")
         rules_dict = dict(settings.rules) if preset is None else {"preset": preset}
@@ -235,282 +179,168 @@ class TableService:
             raise UserError(str(exc)) from None
         if scoring is None:
             scoring = rules.scoring if preset is not None else settings.scoring_mode
-        stake = settings.stake if stake is None else stake
-        if level not in LEVELS:
-            raise UserError(f"Computer players are {', '.join(LEVELS)}.")
-        capacity = self.capacity(rules)
-        if computers < 0 or 1 + computers > capacity:
-            raise UserError(f"This table seats {capacity}: add at most {capacity - 1} computer players.")
-        seats = [human_seat(host)] + [computer_seat(COMPUTER_NAMES[i], level) for i in range(computers)]
-        book = {"lobby_since": time.time(), "totals": [0] * len(seats), "pushup_totals": [0] * len(seats)}
+        table = Table.open(guild_id=guild_id, channel_id=channel_id, host_id=host.user_id, host_name=host.name,
+                           rules=rules, stake=settings.stake if stake is None else stake, scoring=Scoring(scoring),
+                           computers=computers, level=level_of(level), now=self._clock())
+        data = table.to_json()
         async with self._writer, self.db.sessions() as session:
             try:
-                table = await create_table(
-                    session, guild_id=guild_id, channel_id=channel_id, host_user_id=host.user_id, seats=seats,
-                    rules=rules.to_dict(), stake=stake, scoring_mode=scoring, bookkeeping=book,
+                row = await create_table(
+                    session, guild_id=guild_id, channel_id=channel_id, host_user_id=host.user_id,
+                    seats=data["seats"], rules=data["rules"], stake=table.stake, scoring_mode=data["scoring_mode"],
+                    bookkeeping=data["bookkeeping"],
                 )
             except ChannelBusyError:
                 raise UserError("There is already a table in this channel: join it, or /tonk end it.") from None
-        return TableView(table)
+        return table_of(row)
 
-    @staticmethod
-    def capacity(rules: Rules) -> int:
-        return max(MIN_PLAYERS, min(MAX_PLAYERS, rules.max_players()))
+    async def set_message(self, table_id: int, message_id: int) -> Table | None:
+        return await self._keep(table_id, lambda t: t.with_message(message_id))
 
-    async def set_message(self, table_id: int, message_id: int) -> TableView:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            return await self._save(view, message_id=message_id)
+    async def set_ping(self, table_id: int, ping: Ping | None) -> Table | None:
+        return await self._keep(table_id, lambda t: t.with_ping(ping))
 
-    def _lobby(self, view: TableView) -> None:
-        if view.table.status != "lobby":
-            raise UserError("This table has already started.")
+    async def open_in_channel(self, channel_id: int) -> Table | None:
+        async with self.db.sessions() as session:
+            row = await get_open_table_in_channel(session, channel_id=channel_id)
+        return await self.load(row.id) if row is not None else None  # type: ignore[arg-type]
 
-    def _resize_totals(self, book: dict, seats: int) -> None:
-        for key in ("totals", "pushup_totals"):
-            values = list(book.get(key, []))
-            book[key] = (values + [0] * seats)[:seats]
+    async def recover(self) -> list[Table]:
+        """After a restart: every open table, with any finished-but-unrecorded hand written."""
+        async with self.db.sessions() as session:
+            rows = await list_open_tables(session)
+        tables = []
+        for row in rows:
+            table = table_of(row)
+            self._latest[table.id] = table
+            if table.status is Status.BETWEEN_HANDS and table.game is not None and table.game.over:
+                async with self.lock(table.id), self._writer, self.db.sessions() as session, \
+                        write_transaction(session):
+                    await self._record_hand(session, table)  # exactly once: a retry changes nothing
+            tables.append(table)
+        return tables
 
-    async def join(self, table_id: int, person: Person) -> TableView:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            if view.seat_of(person.user_id) is not None:
-                raise UserError("You are already seated at this table.")
-            return await self._add_seat(view, human_seat(person), "join when it ends")
+    # ------------------------------------------------------------------ what people do
 
-    async def add_computer(self, table_id: int, person: Person, level: str) -> TableView:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            if view.seat_of(person.user_id) is None:
-                raise UserError("Only seated players can add computer players.")
-            if level not in LEVELS:
-                raise UserError(f"Computer players are {', '.join(LEVELS)}.")
-            taken = {s["name"].split(" (")[0] for s in view.seats if s["kind"] == "computer"}
-            name = next(n for n in COMPUTER_NAMES if n not in taken)
-            return await self._add_seat(view, computer_seat(name, level), "add computer players when it ends")
+    async def join(self, table_id: int, person: Person) -> Table:
+        return await self.operate(table_id, person, lambda t: t.join(person.user_id, person.name, now=self._clock()))
 
-    async def _add_seat(self, view: TableView, seat: dict[str, Any], when: str) -> TableView:
-        """Seat someone at the next free place, between hands or in the lobby."""
-        if view.table.status not in ("lobby", "between_hands"):
-            raise UserError(f"A hand is in play: {when}.")
-        if len(view.seats) >= self.capacity(view.rules):
-            raise UserError("This table is full.")
-        seats = view.seats + [seat]
-        book = dict(view.book, lobby_since=time.time())
-        self._resize_totals(book, len(seats))
-        return await self._save(view, seats=seats, bookkeeping=book)
+    async def add_computer(self, table_id: int, person: Person, level: str) -> Table:
+        lv = level_of(level)
+        return await self.operate(table_id, person, lambda t: t.add_computer(person.user_id, lv, now=self._clock()))
 
-    async def leave(self, table_id: int, person: Person) -> TableView:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            seat = view.seat_required(person.user_id)
-            if view.table.status == "playing":
-                raise UserError("A hand is in play: finish it first (or ask the host to /tonk end).")
-            seats = [s for i, s in enumerate(view.seats) if i != seat]
-            book = dict(view.book, lobby_since=time.time())
-            for key in ("totals", "pushup_totals"):
-                values = list(book.get(key, []))
-                if seat < len(values):
-                    values.pop(seat)
-                book[key] = values
-            humans = [s for s in seats if s["kind"] == "human"]
-            if not humans:
-                return await self._close(view, "Everyone left.")
-            changes: dict[str, Any] = {"seats": seats, "bookkeeping": book}
-            if view.table.host_user_id == person.user_id:
-                changes["host_user_id"] = humans[0]["user_id"]
-            if view.table.status == "between_hands":
-                # the finished hand stays in the store; the next deal starts from these seats
-                view.game = None
-                changes["engine_state"] = None
-                dealer = view.table.dealer or 0
-                if seat < dealer or (seat == dealer and seat > 0):
-                    dealer -= 1  # the deal still passes to the player who sat on the dealer's left
-                elif seat == dealer:
-                    dealer = len(seats) - 1
-                changes["dealer"] = dealer % len(seats)
-                if len(seats) < MIN_PLAYERS:
-                    changes["status"] = "lobby"
-            return await self._save(view, **changes)
+    async def leave(self, table_id: int, person: Person) -> Table:
+        return await self.operate(table_id, person, lambda t: t.leave(person.user_id, now=self._clock()))
 
-    async def start(self, table_id: int, person: Person) -> TableView:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            self._lobby(view)
-            if person.user_id != view.table.host_user_id:
-                raise UserError("Only the host can start the table.")
-            if len(view.seats) < MIN_PLAYERS:
-                raise UserError("Tonk needs at least 2 players: wait for someone to join, or add a computer player.")
-            dealer, rounds = cut_for_dealer(len(view.seats), self._rng)
-            cuts = rounds[-1]
-            names = [s["name"] for s in view.seats]
-            cut_text = ", ".join(f"{names[i]} {c.label}" for i, c in enumerate(cuts) if c is not None)
-            book = dict(view.book, cuts=f"Cut for the deal: {cut_text}. {names[dealer]} deals.")
-            return await self._deal(view, dealer=dealer, hand_number=1, book=book)
+    async def start(self, table_id: int, person: Person) -> Table:
+        return await self.operate(table_id, person, lambda t: t.start(person.user_id, self._rng))
 
-    async def _deal(self, view: TableView, *, dealer: int, hand_number: int, book: dict) -> TableView:
-        rules = view.rules
-        names = [s["name"] for s in view.seats]
-        game = Game.deal(rules, names, dealer, rng=random.Random(self._rng.getrandbits(64)), stake=view.table.stake)
-        book = dict(book)
-        book["hand_id"] = f"{view.id}-{hand_number}"
-        book["timeouts"] = [0] * len(names)
-        book["away"] = []
-        self._resize_totals(book, len(names))
-        view.game = game  # a tonk on the deal ends the hand at once
-        return await self._after_play(view, book, status="playing", dealer=dealer, hand_number=hand_number)
-
-    def _add_totals(self, view: TableView, book: dict) -> None:
-        outcome = view.game.outcome  # type: ignore[union-attr]
-        book["totals"] = [a + b for a, b in zip(book["totals"], outcome.payments)]
-        book["pushup_totals"] = [a + b for a, b in zip(book["pushup_totals"], outcome.pushups)]
-
-    async def next_hand(self, table_id: int, person: Person) -> TableView:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            if view.table.status != "between_hands":
-                raise UserError("The next hand can be dealt only when the last one is over.")
-            if view.seat_of(person.user_id) is None:
-                raise UserError("Only seated players can deal the next hand.")
-            if len(view.seats) < MIN_PLAYERS:
-                raise UserError("Tonk needs at least 2 players.")
-            dealer = next_dealer(view.table.dealer or 0, len(view.seats))
-            return await self._deal(view, dealer=dealer, hand_number=view.table.hand_number + 1, book=dict(view.book))
-
-    async def cancel(self, table_id: int, person: Person) -> TableView:
-        """Cancel a lobby or end a table (host or Manage Server). An unfinished hand pays nothing."""
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            if person.user_id != view.table.host_user_id and not person.is_admin:
-                raise UserError("Only the host or a member with Manage Server can end this table.")
-            reason = f"Ended by {person.name}."
-            if view.table.status == "playing":
-                reason += " The unfinished hand pays nothing."
-            return await self._close(view, reason)
-
-    async def close_idle_lobby(self, table_id: int, idle_seconds: float) -> TableView | None:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            if view.table.status != "lobby":
-                return None
-            if time.time() - view.book.get("lobby_since", 0) < idle_seconds:
-                return None
-            return await self._close(view, "The lobby was idle for too long.")
-
-    async def _close(self, view: TableView, reason: str) -> TableView:
-        book = dict(view.book, closed_reason=reason)
-        async with self._writer, self.db.sessions() as session, write_transaction(session):
-            try:
-                await save_table(session, table_id=view.id, expected_version=view.table.version, bookkeeping=book)
-            except StaleTableError:
-                self.forget(view.id)
-                raise StaleView("Someone else acted first: look again at the table.") from None
-            table = await close_table(session, table_id=view.id)
-        self.forget(view.id)
-        return TableView(table, view.game)
-
-    # ------------------------------------------------------------------ play
+    async def next_hand(self, table_id: int, person: Person) -> Table:
+        return await self.operate(table_id, person, lambda t: t.next_hand(person.user_id, self._rng))
 
     async def act(self, table_id: int, person: Person, verb: str, arg: str | None = None,
-                  version: int | None = None) -> TableView:
-        """Apply one player's action. Raises UserError/TonkError and changes nothing when refused."""
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            seat = self._playing_seat(view, person)
-            if version is not None and version != view.table.version:
-                raise StaleView("That view is out of date; here is your hand as it is now.")
-            if seat in view.book.get("away", []):
-                raise UserError("A computer player has your seat: press I'm back on the table first.")
-            action = parse_action(verb, arg)
-            game = view.game
-            assert game is not None
-            game.apply(seat, action)  # raises and changes nothing when illegal
-            book = dict(view.book)
-            book["timeouts"] = list(book.get("timeouts", []))
-            book["timeouts"][seat] = 0
-            return await self._after_play(view, book)
+                  moves: int | None = None) -> Table:
+        """One player's play. Raises UserError/TonkError and changes nothing when refused."""
+        action = parse_action(verb, arg)
+        return await self.operate(table_id, person, lambda t: t.act(person.user_id, action, moves=moves))
 
-    def _playing_seat(self, view: TableView, person: Person) -> int:
-        seat = view.seat_required(person.user_id)
-        if view.table.status != "playing" or view.game is None:
-            raise UserError("No hand is being played at this table right now.")
-        return seat
+    async def back(self, table_id: int, person: Person) -> Table:
+        return await self.operate(table_id, person, lambda t: t.back(person.user_id))
 
-    async def _after_play(self, view: TableView, book: dict, **changes: Any) -> TableView:
-        """Save the state a play (or a deal) left; a hand that ended is settled and ledgered with it."""
-        game = view.game
-        assert game is not None
-        if game.over:
-            self._add_totals(view, book)
-            changes["status"] = "between_hands"
-            return await self._save(view, finished=True, bookkeeping=book, **changes)
-        return await self._save(view, bookkeeping=book, **changes)
+    async def end(self, table_id: int, person: Person) -> Table:
+        return await self.operate(table_id, person, lambda t: t.end(person.user_id, person.name,
+                                                                    is_admin=person.is_admin))
 
-    async def computer_step(self, table_id: int, *, choose) -> TableView | None:
-        """If a computer plays the seat to act, make one play. `choose(level, seed, view)` picks it."""
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            if not view.is_computer_turn():
-                return None
-            game = view.game
-            assert game is not None
-            seat = game.turn
-            level = view.seats[seat].get("level") or AWAY_LEVEL
-            seed = hash((view.id, view.table.hand_number, len(game.log))) & 0xFFFFFFFF
-            action = choose(level, seed, game.view(seat))
-            game.apply(seat, action)
-            return await self._after_play(view, dict(view.book))
+    async def computer_step(self, table_id: int, *, choose) -> Table:
+        return await self.operate(table_id, None, lambda t: t.computer_play(choose))
 
-    async def time_out(self, table_id: int, turn_key: str) -> TableView | None:
-        """The seat to act ran out of time: draw, discard the highest card, never drop."""
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            if view.turn_key() != turn_key or view.is_computer_turn():
-                return None
-            game = view.game
-            assert game is not None
-            seat = game.turn
-            if game.phase == START:
-                game.apply(seat, DRAW)
-            if not game.over:
-                game.apply(seat, Discard(highest_card(game.hands[seat])))
-            book = dict(view.book)
-            timeouts = list(book.get("timeouts", [0] * len(view.seats)))
-            timeouts[seat] += 1
-            book["timeouts"] = timeouts
-            if timeouts[seat] >= TIMEOUTS_BEFORE_AWAY:
-                book["away"] = sorted(set(book.get("away", [])) | {seat})
-            return await self._after_play(view, book)
+    async def time_out(self, table_id: int, turn: str) -> Table:
+        return await self.operate(table_id, None, lambda t: t.time_out(turn))
 
-    async def back(self, table_id: int, person: Person) -> TableView:
-        async with self.lock(table_id):
-            view = await self._load(table_id)
-            seat = view.seat_required(person.user_id)
-            if seat not in view.book.get("away", []):
-                raise UserError("You are playing your own seat already.")
-            book = dict(view.book)
-            book["away"] = [s for s in book["away"] if s != seat]
-            book["timeouts"] = list(book.get("timeouts", []))
-            book["timeouts"][seat] = 0
-            return await self._save(view, bookkeeping=book)
+    async def close_idle_lobby(self, table_id: int, idle_seconds: float) -> Table:
+        return await self.operate(table_id, None, lambda t: t.close_idle(self._clock(), idle_seconds))
 
-    async def recover(self) -> list[TableView]:
-        """After a restart: every open table, with any finished-but-unrecorded hand written."""
-        views = await self.open_tables()
-        for view in views:
-            if view.table.status == "between_hands" and view.game is not None and view.game.over:
-                async with self.lock(view.id), self._writer, self.db.sessions() as session, \
-                        write_transaction(session):
-                    # exactly once: a retry of the same hand id changes nothing
-                    await self._record_hand(session, view, view.book["hand_id"])
-        return views
+    # ------------------------------------------------------------------ the server's settings, ledger, history
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self.db.sessions() as session:
+            return await get_guild_settings(session, guild_id=guild_id)
+
+    async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
+        """The rules of the table in this channel, else of this server, else the standard game."""
+        table = await self.open_in_channel(channel_id) if guild_id and channel_id else None
+        if table is not None:
+            return table.rules, f"House rules at table {table.id}"
+        if guild_id:
+            return Rules.from_dict((await self.guild_settings(guild_id)).rules), "This server's house rules"
+        return Rules(), "This server's house rules"
+
+    async def update_settings(self, guild_id: int, *, preset: str | None = None, stake: int | None = None,
+                              scoring: str | None = None, turn_timer: int | None = None,
+                              allow_channel: int | None = None, disallow_channel: int | None = None,
+                              all_channels: bool = False, new_season: bool = False
+                              ) -> tuple[GuildSettings, list[str]]:
+        """Change the server's defaults; the channel allow-list keeps at least one channel (or all)."""
+        notes = []
+        async with self.db.sessions() as session:
+            current = await get_guild_settings(session, guild_id=guild_id)
+            changes: dict[str, Any] = {}
+            if preset is not None:
+                changes["rules"] = Rules.preset(preset).to_dict(preset)
+            if stake is not None:
+                changes["stake"] = stake
+            if scoring is not None:
+                changes["scoring_mode"] = Scoring(scoring).value
+            if turn_timer is not None:
+                changes["turn_timer_seconds"] = turn_timer
+            channels = list(current.table_channel_ids or [])
+            if all_channels:
+                channels = []
+            if allow_channel is not None and allow_channel not in channels:
+                channels.append(allow_channel)
+            if disallow_channel is not None:
+                if not channels:
+                    raise UserError("Every channel may host tables now: allow the ones you want first.")
+                channels = [c for c in channels if c != disallow_channel]
+                if not channels:
+                    raise UserError("At least one channel must be able to host tables (or use all_channels).")
+            if all_channels or allow_channel is not None or disallow_channel is not None:
+                changes["table_channel_ids"] = channels
+            if changes:
+                current = await update_guild_settings(session, guild_id=guild_id, **changes)
+            if new_season:
+                season = await start_new_season(session, guild_id=guild_id)
+                notes.append(f"The old standings are archived; season {season} begins.")
+        return current, notes
+
+    async def ledger(self, guild_id: int, user_id: int, mode: str | None):
+        """(mode, top rows, the user's own standing, season) for /tonk ledger."""
+        async with self.db.sessions() as session:
+            if mode is None:
+                mode = (await get_guild_settings(session, guild_id=guild_id)).scoring_mode
+            rows = await standings(session, guild_id=guild_id, mode=mode, limit=10)
+            mine = await player_standing(session, guild_id=guild_id, mode=mode,
+                                         account=PlayerRef.human(user_id, "me").account)
+            season = await current_season(session, guild_id=guild_id)
+        return mode, rows, mine, season
+
+    async def recent_hands(self, guild_id: int, count: int):
+        async with self.db.sessions() as session:
+            return await recent_hands(session, guild_id=guild_id, limit=count)
+
+    async def hand_record(self, guild_id: int, hand_id: str) -> dict:
+        async with self.db.sessions() as session:
+            record = await hand_record(session, guild_id=guild_id, hand_id=hand_id)
+        if record is None:
+            raise UserError(f"There is no hand {hand_id!r} on this server.")
+        return record
 
 
-def computer_choice(level: str, seed: int, view) -> Action:
+def computer_choice(level: Level, seed: int, view) -> Action:
     """What a computer player of `level` plays from its seat's view (and nothing else)."""
     from engine.players import make_player
 
-    return make_player(level, seed=seed).choose(view)
+    return make_player(str(level), seed=seed).choose(view)
 
 
 def action_arg(action: Action) -> str | None:
@@ -538,3 +368,6 @@ def parse_action(verb: str, arg: str | None) -> Action:
         return action_from_record(entry)
     except ValueError:
         raise UserError("That choice is not a play I know.") from None
+
+
+__all__ = ["Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]

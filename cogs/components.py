@@ -1,14 +1,17 @@
 """Persistent buttons and menus.
 
 Every custom id carries what a click needs, `tonk:{table_id}:{verb}` for the shared
-table and lobby, `tonk:{table_id}:{verb}:{version}` for a private hand message, so a
+table and lobby, `tonk:{table_id}:{verb}:{moves}` for a private hand message, so a
 click works after a restart: it loads the table instead of trusting memory. The items
-only route the click to the cog; no game rule lives here.
+parse their custom id once, into typed fields (discord.py's dynamic_counter example),
+and hand the click to the cog; no game rule lives here.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,71 +20,95 @@ if TYPE_CHECKING:  # pragma: no cover
     from cogs.tonk import TonkCog
 
 PREFIX = "tonk"
-BUTTON_TEMPLATE = r"tonk:(?P<table>[0-9]+):(?P<verb>[a-z]+)(?::(?P<version>[0-9]+))?"
-SELECT_TEMPLATE = r"tonk:(?P<table>[0-9]+):(?P<verb>[a-z]+)-menu(?::(?P<version>[0-9]+))?"
 
 
-def custom_id(table_id: int, verb: str, version: int | None = None, *, menu: bool = False) -> str:
-    name = f"{verb}-menu" if menu else verb
+class Verb(StrEnum):
+    JOIN = "join"
+    LEAVE = "leave"
+    START = "start"
+    CANCEL = "cancel"
+    CPU = "cpu"
+    NEXT = "next"
+    BACK = "back"
+    HAND = "hand"
+    REFRESH = "refresh"
+    DRAW = "draw"
+    TAKE = "take"
+    DROP = "drop"
+    SPREAD = "spread"
+    HIT = "hit"
+    DISCARD = "discard"
+
+
+PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP, Verb.SPREAD, Verb.HIT, Verb.DISCARD})
+_VERBS = "|".join(v.value for v in Verb)
+BUTTON_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})(?::(?P<version>[0-9]{{1,9}}))?"
+SELECT_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A click as the cog needs it: which table, what to do, from which message state, the chosen values."""
+
+    table_id: int
+    verb: Verb
+    version: int | None = None
+    values: tuple[str, ...] = ()
+
+
+def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False) -> str:
+    name = f"{verb}-menu" if menu else str(verb)
     return f"{PREFIX}:{table_id}:{name}" + (f":{version}" if version is not None else "")
 
 
-def _cog(interaction: discord.Interaction) -> "TonkCog":
-    return interaction.client.get_cog("Tonk")  # type: ignore[union-attr,return-value]
+def _parse(match: re.Match[str]) -> tuple[int, Verb, int | None]:
+    return int(match["table"]), Verb(match["verb"]), int(match["version"]) if match["version"] else None
 
 
-class TonkButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    def __init__(self, button: discord.ui.Button) -> None:
-        super().__init__(button)
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "TonkButton":
-        return cls(item)  # type: ignore[arg-type]
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        match = re.fullmatch(BUTTON_TEMPLATE, self.custom_id)
-        assert match is not None
-        await _cog(interaction).on_click(
-            interaction, int(match["table"]), match["verb"],
-            int(match["version"]) if match["version"] else None, [],
-        )
+async def _route(interaction: discord.Interaction, click: Click) -> None:
+    cog: TonkCog = interaction.client.get_cog("Tonk")  # type: ignore[union-attr,assignment]
+    await cog.on_click(interaction, click)
 
 
-class TonkSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    def __init__(self, select: discord.ui.Select) -> None:
-        super().__init__(select)
+class _ClickItem:
+    """What both persistent items share: the click's table, verb and version, parsed once."""
+
+    def __init__(self, item: discord.ui.Item[Any], table_id: int, verb: Verb, version: int | None) -> None:
+        super().__init__(item)  # type: ignore[call-arg]  # the DynamicItem's
+        self.table_id, self.verb, self.version = table_id, verb, version
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> "TonkSelect":
-        return cls(item)  # type: ignore[arg-type]
+                             match: re.Match[str], /):
+        return cls(item, *_parse(match))  # type: ignore[arg-type]
 
+
+class TonkButton(_ClickItem, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
     async def callback(self, interaction: discord.Interaction) -> None:
-        match = re.fullmatch(SELECT_TEMPLATE, self.custom_id)
-        assert match is not None
-        values = list((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _cog(interaction).on_click(
-            interaction, int(match["table"]), match["verb"],
-            int(match["version"]) if match["version"] else None, values,
-        )
+        await _route(interaction, Click(self.table_id, self.verb, self.version))
 
 
-def button(table_id: int, verb: str, label: str, *, style=discord.ButtonStyle.secondary,
+class TonkSelect(_ClickItem, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = tuple((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
+        await _route(interaction, Click(self.table_id, self.verb, self.version, values))
+
+
+def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.secondary,
            version: int | None = None, row: int | None = None, disabled: bool = False,
            emoji: str | None = None) -> TonkButton:
     return TonkButton(discord.ui.Button(
         label=label, style=style, custom_id=custom_id(table_id, verb, version), row=row,
         disabled=disabled, emoji=emoji,
-    ))
+    ), table_id, verb, version)
 
 
-def menu(table_id: int, verb: str, placeholder: str, options: list[discord.SelectOption], *,
+def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.SelectOption], *,
          version: int | None = None, row: int | None = None) -> TonkSelect:
     return TonkSelect(discord.ui.Select(
         placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True),
         row=row, min_values=1, max_values=1,
-    ))
+    ), table_id, verb, version)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -1,278 +1,329 @@
-"""Keeping each table's channel message alive: edits, turn mentions, computer turns, timers.
+"""Keeping each table's channel alive: message edits, turn pings, computer turns, timers.
 
-Discord limits message edits per channel, and computer players can play faster than
-people read, so every table message is edited at most once per `table_edit_interval`
+The service publishes the events of every change; `LiveTables` reacts to them with one
+`TableRuntime` per live table, created when the table is first seen and dropped when it
+closes. Discord limits message edits per channel, and computer players can play faster
+than people read, so a table message is edited at most once per `table_edit_interval`
 (later changes fold into the next edit, which always shows the newest state). Computer
-players wait `computer_delay` before each play. One timer task per table watches the
-turn in play; it asks the service to time the turn out, which the service refuses if
-the turn has moved on, so a late timer can never play twice.
+players wait `computer_delay` before each play. A turn's timer asks the service to time
+the turn out, which does nothing if the turn has moved on, so a late timer never plays.
+The turn ping's message id is saved with the table: a restart neither pings twice nor
+leaves an old ping behind, and closing the table removes it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
 
+import aiohttp
 import discord
 
+from bot.config import Settings
 from bot.errors import UserError
-from bot.service import TableView, computer_choice
-from bot.store import get_guild_settings
+from bot.service import TableService, computer_choice
+from bot.table import Event, Ping, Status, Table, TableClosed
 
 from cogs import render
-
-if TYPE_CHECKING:  # pragma: no cover
-    from bot.client import TonkBot
 
 log = logging.getLogger(__name__)
 WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5 s before)
 
 
-def _start_once(tasks: dict[int, asyncio.Task], table_id: int, run, name: str) -> None:
-    """Start `run(table_id)` for a table unless its task of this kind is still running."""
-    task = tasks.get(table_id)
-    if task is None or task.done():
-        tasks[table_id] = asyncio.create_task(run(table_id), name=f"tonk-{name}-{table_id}")
+@dataclass(eq=False)
+class TableRuntime:
+    """What one live table needs in memory: its tasks and what its message shows."""
+
+    table_id: int
+    last_edit: float = 0.0
+    shown: int | None = None
+    """The table's `moves` that its channel message shows."""
+    dirty: bool = False
+    sync: asyncio.Task | None = None
+    computer: asyncio.Task | None = None
+    idle: asyncio.Task | None = None
+    timer: tuple[str, asyncio.Task] | None = None
+    replying: int = 0
+    """Clicks on this table being answered: the channel edit waits for their replies."""
+    replied: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def idle_now(self) -> bool:
+        tasks = (self.sync, self.computer, self.idle, self.timer[1] if self.timer else None)
+        return self.replying == 0 and all(t is None or t.done() for t in tasks)
+
+    def start(self, attribute: str, coro: Awaitable[None]) -> None:
+        """Run `coro` as this table's task of that kind unless one is running already."""
+        task = getattr(self, attribute)
+        if task is None or task.done():
+            setattr(self, attribute, asyncio.create_task(coro, name=f"tonk-{attribute}-{self.table_id}"))
+        else:
+            coro.close()  # type: ignore[attr-defined]
+
+    def cancel(self) -> None:
+        """Stop the table's computer, idle and timer tasks (not the one running this)."""
+        running = asyncio.current_task()
+        tasks = [self.computer, self.idle, self.timer[1] if self.timer else None]
+        for task in tasks:
+            if task is not None and task is not running:
+                task.cancel()
+        self.timer = None
 
 
 class LiveTables:
-    def __init__(self, bot: "TonkBot"):
-        self.bot = bot
-        self.service = bot.service
-        self.settings = bot.settings
-        self._last_edit: dict[int, float] = {}
-        self._shown_version: dict[int, int] = {}
-        self._dirty: set[int] = set()
-        self._sync_tasks: dict[int, asyncio.Task] = {}
-        self._computer_tasks: dict[int, asyncio.Task] = {}
-        self._timer_tasks: dict[int, tuple[str, asyncio.Task]] = {}
-        self._idle_tasks: dict[int, asyncio.Task] = {}
-        self._mentioned: dict[int, str] = {}
+    def __init__(self, client: discord.Client, service: TableService, settings: Settings):
+        self.client = client
+        self.service = service
+        self.settings = settings
+        self.tables: dict[int, TableRuntime] = {}
         self._turn_seconds: dict[int, float] = {}
-        self._mention_messages: dict[int, discord.PartialMessage] = {}
         self._closing = False
 
-    # ------------------------------------------------------------------ after every change
+    def runtime(self, table_id: int) -> TableRuntime:
+        runtime = self.tables.get(table_id)
+        if runtime is None:
+            runtime = self.tables[table_id] = TableRuntime(table_id)
+        return runtime
 
-    async def changed(self, view: TableView, *, edited_now: bool = False) -> None:
-        """React to a new state of a table: message edit, mention, computer turn, timer."""
-        if edited_now:
-            self._last_edit[view.id] = time.monotonic()
-            self._shown_version[view.id] = view.table.version
-        self.request_sync(view.id)
-        if view.table.status == "closed":
-            self._cancel_all(view.id)
+    # ------------------------------------------------------------------ reacting to the service
+
+    def on_events(self, table: Table, events: list[Event]) -> None:
+        """The service's listener: a table changed (or, with no events, was found after a restart)."""
+        if self._closing:
             return
-        if view.table.status == "lobby":
-            _start_once(self._idle_tasks, view.id, self._idle, "idle")
-        if view.is_computer_turn():
-            _start_once(self._computer_tasks, view.id, self._run_computers, "computer")
-        await self._schedule_timer(view)
+        runtime = self.runtime(table.id)
+        self.request_sync(table.id)
+        if any(isinstance(e, TableClosed) for e in events) or not table.is_open:
+            runtime.cancel()
+            return
+        if table.status is Status.LOBBY:
+            runtime.start("idle", self._idle(runtime))
+        if table.is_computer_turn:
+            runtime.start("computer", self._run_computers(runtime))
+        self._schedule_timer(runtime, table)
 
-    # ------------------------------------------------------------------ the table message and mentions
+    def shown(self, table: Table) -> None:
+        """A click's reply is showing `table` on the channel message itself: no edit needed for it."""
+        runtime = self.tables.get(table.id)
+        if runtime is not None:
+            runtime.shown = table.moves
+            runtime.last_edit = time.monotonic()
 
-    def request_sync(self, table_id: int) -> None:
+    @contextlib.asynccontextmanager
+    async def replying(self, table_id: int):
+        """While a click on the table is answered, the channel's edit waits: the reply comes first
+        (it may itself be the edit), and Discord sees the answer to the click as soon as it can."""
+        runtime = self.runtime(table_id)
+        runtime.replying += 1
+        try:
+            yield
+        finally:
+            runtime.replying -= 1
+            if runtime.replying == 0:
+                runtime.replied.set()
+                if runtime.idle_now and self.tables.get(table_id) is runtime:
+                    del self.tables[table_id]  # nothing runs for it: keep no memory of it
+
+    def request_sync(self, table_id: int, *, force: bool = False) -> None:
         """Bring the channel up to date with the table: one worker per table, newest state wins.
 
         A change that arrives while an edit is in flight marks the table dirty again, so the
         worker goes round once more; changes that arrive while it waits fold into one edit.
         """
-        self._dirty.add(table_id)
-        _start_once(self._sync_tasks, table_id, self._sync, "sync")
+        runtime = self.runtime(table_id)
+        if force:
+            runtime.shown = None
+        runtime.dirty = True
+        runtime.start("sync", self._sync(runtime))
 
-    async def _sync(self, table_id: int) -> None:
-        while table_id in self._dirty and not self._closing:
-            wait = self._last_edit.get(table_id, 0.0) + self.settings.table_edit_interval - time.monotonic()
+    async def _sync(self, runtime: TableRuntime) -> None:
+        while runtime.dirty and not self._closing:
+            wait = runtime.last_edit + self.settings.table_edit_interval - time.monotonic()
             if wait > 0:
                 await asyncio.sleep(wait)
-            self._dirty.discard(table_id)
+            while runtime.replying:
+                runtime.replied.clear()
+                await runtime.replied.wait()
+            runtime.dirty = False
             try:
-                view = await self.service.load(table_id)
-                await self._edit(view)
-                await self._mention_turn(view)
+                table = await self.service.load(runtime.table_id)
+                await self._edit(runtime, table)
+                await self._ping(table)
             except asyncio.CancelledError:
                 raise
             except UserError:
-                return
+                break
+            except (OSError, aiohttp.ClientError) as exc:
+                log.warning("table %s: could not reach Discord to update the channel: %s", runtime.table_id, exc)
             except Exception:
-                log.exception("table %s: could not update the channel", table_id)
-
-    async def _edit(self, view: TableView) -> None:
-        if view.table.message_id is None or self._shown_version.get(view.id) == view.table.version:
+                log.exception("table %s: could not update the channel", runtime.table_id)
+            else:
+                if not table.is_open and not runtime.dirty:
+                    break
+        else:
             return
-        self._last_edit[view.id] = time.monotonic()
-        self._shown_version[view.id] = view.table.version
-        channel = self.bot.get_partial_messageable(view.table.channel_id)
-        message = channel.get_partial_message(view.table.message_id)
+        # the table closed (or vanished): nothing of it stays in memory
+        runtime.cancel()
+        self.tables.pop(runtime.table_id, None)
+
+    async def _edit(self, runtime: TableRuntime, table: Table) -> None:
+        if table.message_id is None or runtime.shown == table.moves:
+            return
+        runtime.last_edit = time.monotonic()
+        runtime.shown = table.moves
+        message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.message_id)
         try:
-            await message.edit(**render.table_message(view))
+            await message.edit(**render.table_message(table.public()))
         except discord.NotFound:
-            log.warning("table %s: its message is gone", view.id)
+            log.warning("table %s: its message is gone", table.id)
 
-    async def _mention_turn(self, view: TableView) -> None:
+    async def _ping(self, table: Table) -> None:
         """One short mention when a person's turn begins; the previous one is removed."""
-        key = view.turn_key()
-        game = view.game
-        if key is None or game is None or view.is_computer_turn():
-            if key is None:
-                await self._clear_mention(view.id)
+        key = table.turn_key
+        wanted = key is not None and not table.is_computer_turn
+        old = table.ping
+        if wanted and old is not None and old.turn == key:
             return
-        if self._mentioned.get(view.id) == key:
+        if old is None and not wanted:
             return
-        self._mentioned[view.id] = key
-        await self._clear_mention(view.id)
-        user_id = view.seats[game.turn]["user_id"]
-        channel = self.bot.get_partial_messageable(view.table.channel_id)
-        message = await channel.send(
-            f"<@{user_id}>, your turn at the Tonk table (press **My hand**).",
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),
-        )
-        self._mention_messages[view.id] = channel.get_partial_message(message.id)
-
-    async def _clear_mention(self, table_id: int) -> None:
-        message = self._mention_messages.pop(table_id, None)
-        if message is not None:
+        channel = self.client.get_partial_messageable(table.channel_id)
+        if old is not None:
             try:
-                await message.delete()
+                await channel.get_partial_message(old.message_id).delete()
             except discord.HTTPException:
                 pass
+        ping = None
+        if wanted:
+            user_id = table.seats[table.to_act].user_id  # type: ignore[index]
+            message = await channel.send(
+                f"<@{user_id}>, your turn at the Tonk table (press **My hand**).",
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),  # type: ignore[arg-type]
+            )
+            ping = Ping(message.id, key)  # type: ignore[arg-type]
+        if table.is_open and await self.service.set_ping(table.id, ping) is None and ping is not None:
+            # the table closed meanwhile: the new ping must not outlive it
+            await channel.get_partial_message(ping.message_id).delete()
 
     # ------------------------------------------------------------------ computer players
 
-
-    async def _run_computers(self, table_id: int) -> None:
+    async def _run_computers(self, runtime: TableRuntime) -> None:
         try:
             while not self._closing:
                 await asyncio.sleep(self.settings.computer_delay)
-                view = await self.service.computer_step(table_id, choose=computer_choice)
-                if view is None:
-                    return
-                self.request_sync(table_id)
-                await self._schedule_timer(view)
-                if not view.is_computer_turn():
+                table = await self.service.computer_step(runtime.table_id, choose=computer_choice)
+                if not table.is_computer_turn:
                     return
         except UserError:
             return
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("table %s: a computer player failed", table_id)
+            log.exception("table %s: a computer player failed", runtime.table_id)
 
     # ------------------------------------------------------------------ turn timer
 
-    async def _schedule_timer(self, view: TableView) -> None:
-        key = view.turn_key()
-        current = self._timer_tasks.get(view.id)
+    def _schedule_timer(self, runtime: TableRuntime, table: Table) -> None:
+        key = table.turn_key
+        current = runtime.timer
         if current is not None and current[0] == key and not current[1].done():
             return
-        if current is not None:
+        if current is not None and current[1] is not asyncio.current_task():
             current[1].cancel()
-            self._timer_tasks.pop(view.id, None)
-        if key is None or view.is_computer_turn():
+        runtime.timer = None
+        if key is None or table.is_computer_turn:
             return
-        seconds = await self.turn_seconds(view.table.guild_id)
-        task = asyncio.create_task(self._timer(view.id, key, seconds), name=f"tonk-timer-{view.id}")
-        self._timer_tasks[view.id] = (key, task)
+        task = asyncio.create_task(self._timer(table, key), name=f"tonk-timer-{table.id}")
+        runtime.timer = (key, task)
 
     async def turn_seconds(self, guild_id: int) -> float:
         """The server's turn timer, read once and kept until /tonk settings changes it."""
         seconds = self._turn_seconds.get(guild_id)
         if seconds is None:
-            async with self.service.db.sessions() as session:
-                settings = await get_guild_settings(session, guild_id=guild_id)
+            settings = await self.service.guild_settings(guild_id)
             seconds = self._turn_seconds[guild_id] = float(settings.turn_timer_seconds)
         return seconds
 
     def settings_changed(self, guild_id: int) -> None:
         self._turn_seconds.pop(guild_id, None)
 
-    async def _timer(self, table_id: int, key: str, seconds: float) -> None:
-        warn_at = max(0.0, seconds - max(5.0, seconds * WARNING_SHARE))
+    async def _timer(self, table: Table, key: str) -> None:
         try:
+            seconds = await self.turn_seconds(table.guild_id)
+            warn_at = max(0.0, seconds - max(5.0, seconds * WARNING_SHARE))
             if warn_at > 0:
                 await asyncio.sleep(warn_at)
-                await self._warn(table_id, key, seconds - warn_at)
+                await self._warn(table.id, key, seconds - warn_at)
                 await asyncio.sleep(seconds - warn_at)
             else:
                 await asyncio.sleep(seconds)
-            view = await self.service.time_out(table_id, key)
-            if view is None:
-                return
-            self._timer_tasks.pop(table_id, None)
-            await self.changed(view)
+            await self.service.time_out(table.id, key)
         except asyncio.CancelledError:
             raise
         except UserError:
             return
         except Exception:
-            log.exception("table %s: the turn timer failed", table_id)
+            log.exception("table %s: the turn timer failed", table.id)
 
     async def _warn(self, table_id: int, key: str, left: float) -> None:
-        view = await self.service.load(table_id)
-        if view.turn_key() != key or view.game is None:
+        table = await self.service.load(table_id)
+        if table.turn_key != key:
             return
-        message = self._mention_messages.get(table_id)
-        user_id = view.seats[view.game.turn]["user_id"]
+        user_id = table.seats[table.to_act].user_id  # type: ignore[index]
         text = (f"<@{user_id}>, ⏰ {int(left)} seconds left in your turn: then the bot draws and "
                 f"discards your highest card for you.")
+        channel = self.client.get_partial_messageable(table.channel_id)
         try:
-            if message is not None:
-                await message.edit(content=text)
+            if table.ping is not None and table.ping.turn == key:
+                await channel.get_partial_message(table.ping.message_id).edit(content=text)
             else:
-                channel = self.bot.get_partial_messageable(view.table.channel_id)
-                sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
-                self._mention_messages[table_id] = channel.get_partial_message(sent.id)
+                sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(user_id)]))  # type: ignore[arg-type]
+                if await self.service.set_ping(table_id, Ping(sent.id, key)) is None:
+                    await sent.delete()
         except discord.HTTPException:
             log.warning("table %s: could not warn the player to act", table_id)
 
     # ------------------------------------------------------------------ idle lobbies
 
-
-    async def _idle(self, table_id: int) -> None:
+    async def _idle(self, runtime: TableRuntime) -> None:
         try:
             while True:
-                view = await self.service.load(table_id)
-                if view.table.status != "lobby":
+                table = await self.service.load(runtime.table_id)
+                if table.status is not Status.LOBBY:
                     return
-                since = view.book.get("lobby_since", time.time())
-                wait = since + self.settings.lobby_idle_seconds - time.time()
+                wait = table.lobby_since + self.settings.lobby_idle_seconds - time.time()
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue
-                closed = await self.service.close_idle_lobby(table_id, self.settings.lobby_idle_seconds)
-                if closed is not None:
-                    self._idle_tasks.pop(table_id, None)
-                    await self.changed(closed)
+                await self.service.close_idle_lobby(runtime.table_id, self.settings.lobby_idle_seconds)
                 return
         except asyncio.CancelledError:
             raise
         except UserError:
             return
         except Exception:
-            log.exception("table %s: closing the idle lobby failed", table_id)
+            log.exception("table %s: closing the idle lobby failed", runtime.table_id)
 
     # ------------------------------------------------------------------ lifecycle
 
     async def resume_all(self) -> None:
         """After a start or restart: every open table gets its edits, timers and computers back."""
-        for view in await self.service.recover():
-            await self.changed(view)
+        for table in await self.service.recover():
+            self.on_events(table, [])
 
-    def _cancel_all(self, table_id: int) -> None:
-        for tasks in (self._computer_tasks, self._idle_tasks):
-            task = tasks.pop(table_id, None)
-            if task is not None and task is not asyncio.current_task():
-                task.cancel()
-        timer = self._timer_tasks.pop(table_id, None)
-        if timer is not None and timer[1] is not asyncio.current_task():
-            timer[1].cancel()
-
-    async def close(self) -> None:
+    async def close(self, timeout: float = 5.0) -> None:
+        """Let pending edits finish (at most `timeout` seconds), then stop every task."""
         self._closing = True
-        tasks = [t for t in self._sync_tasks.values() if not t.done()]
-        if tasks:
-            await asyncio.wait(tasks, timeout=5)
-        for table_id in list(self._computer_tasks) + list(self._idle_tasks) + list(self._timer_tasks):
-            self._cancel_all(table_id)
+        syncs = [r.sync for r in self.tables.values() if r.sync is not None and not r.sync.done()]
+        if syncs:
+            await asyncio.wait(syncs, timeout=timeout)
+        for runtime in self.tables.values():
+            runtime.cancel()
+            if runtime.sync is not None:
+                runtime.sync.cancel()
+        self.tables.clear()
+

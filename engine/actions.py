@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cards import Card
+from .cards import CARD_COUNT, Card
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +144,7 @@ Action = Draw | TakeDiscard | Spread | Hit | Discard | Drop | Swap | Slap | Clai
 DRAW = Draw()
 TAKE = TakeDiscard()
 DROP = Drop()
+DISCARDS = tuple(Discard(Card.by_index(i)) for i in range(CARD_COUNT))  # by Card.index: legal_actions reuses them
 CLAIM = Claim()
 
 

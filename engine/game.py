@@ -11,10 +11,11 @@ import random
 from dataclasses import dataclass
 from itertools import combinations
 
-from .actions import DRAW, DROP, TAKE, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard, action_from_record
-from .cards import Card, Suit, count
+from .actions import DISCARDS, DRAW, DROP, TAKE, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard, action_from_record
+from .cards import BOOK_BIAS, BOOK_TOP, CARD_COUNT, RANK_TALLY, SUIT_NUMBER, Card, Suit, count, shuffle
 from .errors import IllegalAction, NotYourTurn, RecordError, RulesError, TonkError
 from .outcome import (
+    RUN_OUT_MULTIPLE,
     Outcome,
     instant_winners,
     no_payment,
@@ -32,18 +33,37 @@ OVER = "over"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MAX_STAKE = 1_000_000  # points per single stake: far above any table, far below trouble
+_DEFAULT_NAMES = tuple(tuple(f"Player {i + 1}" for i in range(n)) for n in range(MAX_PLAYERS + 1))
+
+
+_FULL_DECKS: dict[Rules, tuple[tuple[Card, ...], int]] = {}
+_last_rules: tuple = (None, None)  # the rules asked about last and their answer
+
+
+def _deck_and_max_players(rules: Rules) -> tuple[tuple[Card, ...], int]:
+    """The full deck and `rules.max_players()`, worked out once per rules: every deal
+    (and every hand a computer player imagines) starts from them."""
+    global _last_rules
+    last = _last_rules
+    if last[0] is rules:  # the usual case, without hashing every option
+        return last[1]
+    known = _FULL_DECKS.get(rules)
+    if known is None:
+        cards = [Card.of(rank, suit) for suit in Suit for rank in rules.ranks]
+        cards.extend(Card.joker_card(i) for i in range(1, rules.jokers + 1))
+        known = _FULL_DECKS[rules] = (tuple(cards), rules.max_players())
+    _last_rules = (rules, known)
+    return known
 
 
 def full_deck(rules: Rules) -> list[Card]:
     """Every card the rules play with, in a fixed order (suits, then ranks, then jokers)."""
-    cards = [Card.of(rank, suit) for suit in Suit for rank in rules.ranks]
-    cards.extend(Card.joker_card(i) for i in range(1, rules.jokers + 1))
-    return cards
+    return list(_deck_and_max_players(rules)[0])
 
 
 def shuffled_deck(rules: Rules, rng: random.Random) -> list[Card]:
     deck = full_deck(rules)
-    rng.shuffle(deck)
+    shuffle(deck, rng)  # the same order as rng.shuffle(deck), faster
     return deck
 
 
@@ -131,11 +151,15 @@ class Game:
         House rules of RULES.md section 9 and side bets (section 10, `engine.session`)
         deal an `engine.house.HouseGame`, which keeps this class's fast paths free of them.
         """
-        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else list(players)
+        if isinstance(players, int):
+            names = list(_DEFAULT_NAMES[players] if 0 <= players <= MAX_PLAYERS else (f"Player {i + 1}" for i in range(players)))
+        else:
+            names = list(players)
         n = len(names)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
             raise RulesError(f"Tonk is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}.")
-        if n > rules.max_players():
+        full, most = _deck_and_max_players(rules)
+        if n > most:
             raise RulesError(
                 f"A {rules.deck_size}-card deck with {rules.hand_size} cards each is enough for "
                 f"{rules.max_players()} players at most."
@@ -145,7 +169,8 @@ class Game:
         if not isinstance(stake, int) or isinstance(stake, bool) or not 1 <= stake <= MAX_STAKE:
             raise RulesError(f"The stake must be a whole number of points from 1 to {MAX_STAKE:,}.")
         if deck is None:
-            deck = shuffled_deck(rules, rng or random.Random())
+            deck = list(full)
+            shuffle(deck, rng or random.Random())  # as shuffled_deck(rules, rng)
         else:
             deck = list(deck)
             check_deck(rules, deck)
@@ -160,17 +185,16 @@ class Game:
         game.stake = stake
         game.deck = deck
         game._pos = run_positions(rules)
-        game.hands = [[] for _ in range(n)]
-        at = 0
-        for _ in range(rules.hand_size):
-            for i in range(n):
-                game.hands[(dealer + 1 + i) % n].append(deck[at])
-                at += 1
+        # one card at a time from the dealer's left: the i-th seat from there gets every n-th card
+        at = rules.hand_size * n
+        game.hands = [None] * n  # type: ignore[list-item]
+        for i in range(n):
+            game.hands[(dealer + 1 + i) % n] = deck[i:at:n]
         game.discard = []
         if rules.upcard:
             game.discard.append(deck[at])
             at += 1
-        game.stock = deck[at:][::-1]  # the top of the stock is the end of the list
+        game.stock = deck[:at - 1:-1]  # deck[at:] reversed: the top of the stock is the end of the list
         game.spreads = []
         game.waits = [0] * n
         game.hit_flags = [False] * n
@@ -224,15 +248,16 @@ class Game:
         if self.phase == OVER or seat != self.turn:
             return []
         if self.phase == START:
-            actions: list[Action] = [] if self.drop_blocked else [DROP]
-            actions.append(DRAW)
-            if self.discard:
-                actions.append(TAKE)
-            return actions
+            if self.drop_blocked:
+                return [DRAW, TAKE] if self.discard else [DRAW]
+            return [DROP, DRAW, TAKE] if self.discard else [DROP, DRAW]
         hand = self.hands[seat]
-        actions = [Spread(cards) for cards in self.possible_spreads(hand)]
-        actions.extend(Hit(card, i) for card, i in self.possible_hits(hand))
-        actions.extend(Discard(card) for card in hand)
+        spreads = self.possible_spreads(hand)
+        if not spreads and not self.spreads:  # the usual case: discard any card
+            return [DISCARDS[card.index] for card in hand]
+        actions: list[Action] = [Spread(cards) for cards in spreads]
+        actions.extend([Hit(card, i) for card, i in self.possible_hits(hand)])
+        actions.extend([DISCARDS[card.index] for card in hand])
         return actions
 
     def possible_spreads(self, hand) -> list[tuple[Card, ...]]:
@@ -266,7 +291,7 @@ class Game:
         """Raise a TonkError that names the broken rule, or return if `action` is legal."""
         if self.phase == OVER:
             raise IllegalAction("This hand is over.")
-        if not isinstance(seat, int) or not 0 <= seat < self.num_players:
+        if not isinstance(seat, int) or not 0 <= seat < len(self.players):
             raise IllegalAction("There is no such seat at this table.")
         if seat != self.turn:
             raise NotYourTurn(f"It is {self.players[self.turn]}'s turn, not yours.")
@@ -380,8 +405,8 @@ class Game:
             hand.remove(action.card)
             self.discard.append(action.card)
             if not hand:
-                return self._end(win_by_one("run_out", seat, self.counts(), self.stake, 1))
-            self._begin_turn((seat + 1) % self.num_players)
+                return self._end(win_by_one("run_out", seat, self.counts(), self.stake, RUN_OUT_MULTIPLE))
+            self._begin_turn((seat + 1) % len(self.players))
         elif kind is Spread:
             hand = self.hands[seat]
             for c in action.cards:
@@ -430,8 +455,7 @@ class Game:
         return outcome
 
     def _tonk_out(self, seat: int) -> Outcome:
-        pays = self.rules.tonk_out_pays
-        multiple = 2 if pays == "double" or (pays == "second_spread" and self.spreads_this_turn >= 2) else 1
+        multiple = self.rules.tonk_out_multiple(self.spreads_this_turn)
         return win_by_one("tonk_out", seat, self.counts(), self.stake, multiple)
 
     def _stock_out(self) -> Outcome:
@@ -446,7 +470,7 @@ class Game:
         hand record still replays exactly. With nothing under the top card there is
         nothing to reshuffle and the stock-out ends the hand as 'lowest wins'.
         """
-        if self.rules.stock_out != "reshuffle" or len(self.discard) < 2:
+        if not self.rules.can_reshuffle(len(self.discard)):
             return False
         self.reshuffles += 1
         cards = self.discard[:-1]
@@ -601,6 +625,22 @@ class Game:
         game._load_extra(data)
         return game
 
+    def copy(self) -> "Game":
+        """An independent copy: applying an action to it leaves this game as it was."""
+        cls = type(self)
+        game = cls.__new__(cls)
+        for name in Game.__slots__:
+            setattr(game, name, getattr(self, name))
+        game.hands = [list(h) for h in self.hands]
+        game.stock = list(self.stock)
+        game.discard = list(self.discard)
+        game.spreads = [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None)
+                        for s in self.spreads]
+        game.waits = list(self.waits)
+        game.hit_flags = list(self.hit_flags)
+        game.log = list(self.log)
+        return game
+
     def view(self, seat: int):
         """What `seat` may see, and nothing more (see engine.view.SeatView)."""
         from .view import SeatView
@@ -627,31 +667,66 @@ def spreads_in(hand, positions: dict) -> list[tuple[Card, ...]]:
     legal-action generator and the computer players, so both see the same spreads.
     """
     found: list[tuple[Card, ...]] = []
-    by_rank: dict = {}
-    by_suit: dict = {}
+    if len(hand) < 3:
+        return found
+    # Most hands hold no spread: find out from one integer before sorting anything. Each
+    # card adds its rank's tally (a 4-bit field per rank, see cards.RANK_TALLY) and, above
+    # bit 64, its own bit at 16 * suit + run position: three bits in a row are a run.
+    tally = BOOK_BIAS
+    table = _spread_tally(positions)
     for c in hand:
-        if c.joker:
-            continue
-        by_rank.setdefault(c.rank, []).append(c)
-        by_suit.setdefault(c.suit, []).append(c)
-    for cards in by_rank.values():
-        if len(cards) >= 3:
-            cards.sort(key=_suit_key)
-            for size in range(3, len(cards) + 1):
-                found.extend(combinations(cards, size))
-    for cards in by_suit.values():
-        if len(cards) < 3:
-            continue
-        cards.sort(key=lambda c: positions[c.rank])
-        # split into maximal consecutive stretches, then take every sub-stretch of 3+
-        start = 0
-        for i in range(1, len(cards) + 1):
-            if i == len(cards) or positions[cards[i].rank] != positions[cards[i - 1].rank] + 1:
-                for a in range(start, i - 2):
-                    for b in range(a + 3, i + 1):
-                        found.append(tuple(cards[a:b]))
-                start = i
+        tally += table[c.index]
+    placed = tally >> 64
+    books = tally & BOOK_TOP
+    runs = placed & (placed >> 1) & (placed >> 2)
+    if books:
+        by_rank: dict = {}
+        for c in hand:
+            if not c.joker:
+                by_rank.setdefault(c.rank, []).append(c)
+        for cards in by_rank.values():
+            if len(cards) >= 3:
+                cards.sort(key=_suit_key)
+                for size in range(3, len(cards) + 1):
+                    found.extend(combinations(cards, size))
+    if runs:
+        by_suit: dict = {}
+        for c in hand:
+            if not c.joker:
+                by_suit.setdefault(c.suit, []).append(c)
+        for cards in by_suit.values():
+            if len(cards) < 3:
+                continue
+            cards.sort(key=lambda c: positions[c.rank])
+            # split into maximal consecutive stretches, then take every sub-stretch of 3+
+            start = 0
+            for i in range(1, len(cards) + 1):
+                if i == len(cards) or positions[cards[i].rank] != positions[cards[i - 1].rank] + 1:
+                    for a in range(start, i - 2):
+                        for b in range(a + 3, i + 1):
+                            found.append(tuple(cards[a:b]))
+                    start = i
     return found
+
+
+_SPREAD_TALLIES: dict[int, tuple[dict, tuple[int, ...]]] = {}
+
+
+def _spread_tally(positions: dict) -> tuple[int, ...]:
+    """By Card.index: the card's rank tally plus its run bit above bit 64 (jokers: 0).
+    Kept per `positions` dict (run_positions keeps one per deck, so this stays small)."""
+    known = _SPREAD_TALLIES.get(id(positions))
+    if known is not None and known[0] is positions:
+        return known[1]
+    table = tuple(
+        0 if c.joker or c.rank not in positions
+        else RANK_TALLY[c.index] | 1 << (64 + 16 * SUIT_NUMBER[c.index] + positions[c.rank])
+        for c in map(Card.by_index, range(CARD_COUNT))
+    )
+    if len(_SPREAD_TALLIES) > 64:  # someone passes fresh dicts: do not grow without end
+        _SPREAD_TALLIES.clear()
+    _SPREAD_TALLIES[id(positions)] = (positions, table)
+    return table
 
 
 def _suit_key(card: Card) -> str:

@@ -105,6 +105,14 @@ class HouseGame(Game):
         self.naturals_winner = house.get("naturals_winner")
         self.swaps = [parse(c) for c in house.get("swaps", [])]
 
+    def copy(self) -> "HouseGame":
+        game = super().copy()
+        for name in HouseGame.__slots__:
+            value = getattr(self, name)
+            setattr(game, name, list(value) if isinstance(value, list) else value)
+        game.side_bets = dict(self.side_bets)
+        return game
+
     def _snapshot(self) -> tuple:
         """What a slap changes, so that the next player's slap can override it."""
         return (

@@ -77,18 +77,23 @@ class _Ledger:
         self.units[payee] += units
 
     def points(self) -> tuple[int, ...]:
-        return tuple(u * self.stake for u in self.units)
+        stake = self.stake
+        return tuple([u * stake for u in self.units])
 
 
 def win_by_one(kind: str, winner: int, counts, stake: int, multiple: int, dropper: int | None = None) -> Outcome:
     """Every other seat pays `multiple` stakes to one winner (tonk out, run out, drop won, stock out)."""
     n = len(counts)
-    ledger = _Ledger(n, stake)
-    for seat in range(n):
-        if seat != winner:
-            ledger.pay(seat, winner, multiple)
-    pushups = tuple(0 if s == winner else counts[s] * multiple for s in range(n))
-    return Outcome(kind, (winner,), tuple(counts), ledger.points(), pushups, dropper, multiple)
+    pay = multiple * stake
+    payments = [-pay] * n
+    payments[winner] = pay * (n - 1)
+    pushups = [c * multiple for c in counts]
+    pushups[winner] = 0
+    return Outcome(kind, (winner,), tuple(counts), tuple(payments), tuple(pushups), dropper, multiple)
+
+
+RUN_OUT_MULTIPLE = 1  # a run out (last card discarded) pays a single stake
+DROP_WON_MULTIPLE = 1  # so does a drop that wins
 
 
 def no_payment(kind: str, counts) -> Outcome:
@@ -140,6 +145,8 @@ def instant_winners(rules: Rules, counts, dealer: int, hands=None) -> list[tuple
             and any(counts[s] == 50 for s in claims)):
         lesser = rules.instant_high_counts[0]
         claims = {s: v for s, v in claims.items() if counts[s] != lesser}  # 50 beats 49
+    if not claims:  # nearly every deal
+        return []
     if len(claims) <= 1:
         return [(s, m) for s, (m, _) in claims.items()]
     conflict = rules.instant_conflict
@@ -180,11 +187,11 @@ def settle_drop(rules: Rules, dropper: int, counts, dealer: int, stake: int) -> 
     n = len(counts)
     d = counts[dropper]
     others = [s for s in range(n) if s != dropper]
-    lowest = min(counts[s] for s in others)
+    lowest = min([counts[s] for s in others])
     if d < lowest:
-        return win_by_one("drop_won", dropper, counts, stake, 1, dropper)
+        return win_by_one("drop_won", dropper, counts, stake, DROP_WON_MULTIPLE, dropper)
     low = [s for s in others if counts[s] == lowest]
-    rest = [s for s in others if s not in low]
+    rest = [s for s in others if counts[s] != lowest]
     ledger = _Ledger(n, stake)
     variant = rules.caught_pays
     if variant == "standard":
@@ -224,7 +231,7 @@ def settle_drop(rules: Rules, dropper: int, counts, dealer: int, stake: int) -> 
                 ledger.pay(dropper, s, rules.catchers_stakes)
     else:  # pragma: no cover - Rules validates the variant
         raise AssertionError(variant)
-    pushups = tuple(2 * d if s == dropper else 0 if s in low else counts[s] for s in range(n))
+    pushups = tuple([2 * d if s == dropper else 0 if s in low else counts[s] for s in range(n)])
     return Outcome("caught", tuple(low), tuple(counts), ledger.points(), pushups, dropper, 2)
 
 

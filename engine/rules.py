@@ -227,6 +227,15 @@ class Rules:
         """(lesser, greater) instant-high counts: 49/50, or 47/50 with the 40-card deck."""
         return (47 if self.deck == 40 else 49, 50)
 
+    def tonk_out_multiple(self, new_spreads: int) -> int:
+        """What a tonk out pays, in single stakes, when made with `new_spreads` spreads laid that turn."""
+        pays = self.tonk_out_pays
+        return 2 if pays == "double" or (pays == "second_spread" and new_spreads >= 2) else 1
+
+    def can_reshuffle(self, discard_size: int) -> bool:
+        """Whether an empty stock is renewed from a discard pile of this size (its top card stays)."""
+        return self.stock_out == "reshuffle" and discard_size > 1
+
     def max_players(self) -> int:
         """Players × hand size + the upcard must fit in the deck (RULE_KEYS.md)."""
         upcard = 1 if self.upcard else 0
@@ -340,7 +349,7 @@ class Rules:
         low, high = self.instant_high_counts
         lines = [
             f"Deal {self.hand_size} cards each from a {self.deck}-card deck"
-            + (f" with {self.jokers} joker(s) worth 0" if self.jokers else "")
+            + (f" with {self.jokers} joker{'' if self.jokers == 1 else 's'} worth 0" if self.jokers else "")
             + ("; an upcard starts the discard pile." if self.upcard else "; no upcard (first player draws)."),
         ]
         if self.instant_hands is not None or self.face_values == "ranked":
@@ -375,9 +384,11 @@ class Rules:
         lines.append("Hits on books allowed." if self.hit_books else "Hits on runs only (no hitting books).")
         if self.waiting:
             cap = " (at most one turn per round)" if self.hit_wait_cap else ""
+            spread_turns = f"{self.spread_wait} turn{'' if self.spread_wait == 1 else 's'}"
+            hit_turns = f"{self.hit_wait} turn{'' if self.hit_wait == 1 else 's'}"
             lines.append(
-                f"Waiting: a new spread bars your drop for {self.spread_wait} turn(s); "
-                f"each hit on your spreads bars it for {self.hit_wait}{cap}."
+                f"Waiting: a new spread bars your drop for {spread_turns}; each hit on your spreads bars it for "
+                f"{hit_turns}{cap}."
             )
         lines.append({
             "standard": "Caught drop: the dropper pays double to everyone at or under their count; others pay the low player(s).",

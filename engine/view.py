@@ -92,7 +92,7 @@ class SeatView:
             elif verb == "hit":
                 card = action.card
             elif verb == "draw":
-                if stock == 0 and game.rules.stock_out == "reshuffle" and len(pile) > 1:
+                if stock == 0 and game.rules.can_reshuffle(len(pile)):
                     stock = len(pile) - 1
                     del pile[:-1]
                 stock = max(stock - 1, 0)

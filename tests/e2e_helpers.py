@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -10,8 +11,14 @@ from fakediscord import FakeDiscord
 VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
 
 
+DEAL_SEED = os.environ.get("TONK_TEST_DEAL_SEED", "1")
+"""The bot's deals are seeded (TONK_DEAL_SEED): a run is repeatable, and scripts/run_bot_tests.py
+runs the suite under other seeds. No test may depend on which deal comes up."""
+
+
 def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {
+        "TONK_DEAL_SEED": DEAL_SEED,
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/tonk.db",
         "TONK_ENV_FILE": str(tmp_path / "no.env"),
         "TONK_COMPUTER_DELAY": "0.05",
@@ -68,6 +75,21 @@ def showdown_payments(table_message) -> dict[str, int]:
             pay = re.search(r"([+-]?\d+) points", f["value"])
             out[m.group(1)] = int(pay.group(1)) if pay else 0
     return out
+
+
+def hand_over(table_message) -> bool:
+    return "Next hand" in [b.label for b in table_message.buttons]
+
+
+async def deal_until_in_play(fake, table_message, user: str = "alice") -> None:
+    """Past a tonk on the deal (a hand over at once), deal again until a hand is in play."""
+    for _ in range(20):
+        if not hand_over(table_message):
+            return
+        hand_number = int(re.search(r"hand (\d+)", table_message.text).group(1))
+        await ack(await fake.click(user, table_message.button("Next hand")))
+        await fake.wait_for(lambda: f"hand {hand_number + 1}" in table_message.text, what="the next deal")
+    raise AssertionError("twenty tonks on the deal in a row")
 
 
 async def ack(sent, *, expect: int | None = None) -> int:

@@ -3,10 +3,8 @@
 import asyncio
 import re
 
-import pytest
-
-from e2e_helpers import (ack, bot_env, button, menu, open_hand, play_simple_turn, reply_text, seat_counts,
-                         showdown_payments, turn_name)
+from e2e_helpers import (ack, bot_env, button, deal_until_in_play, menu, open_hand, play_simple_turn, reply_text,
+                         seat_counts, showdown_payments, turn_name)
 
 PLAYERS = ["alice", "bob", "carol"]
 
@@ -41,8 +39,7 @@ async def dealt_table(fake, bot_process, tmp_path, joiners=("bob", "carol")):
     process = await start_bot(bot_process, tmp_path)
     table = await open_table(fake, joiners=joiners)
     await start_table(fake, table)
-    if "Next hand" in [b.label for b in table.buttons]:
-        pytest.skip("a tonk on the deal ended the hand")
+    await deal_until_in_play(fake, table)
     return process, table, turn_name(table).lower()
 
 
@@ -201,8 +198,7 @@ async def test_after_a_restart_timers_and_computer_players_carry_on(fake_discord
     await ack(sent)
     table = await sent.original()
     await start_table(fake, table)
-    if "Next hand" in [b.label for b in table.buttons]:
-        pytest.skip("a tonk on the deal ended the hand")
+    await deal_until_in_play(fake, table)
     await fake.wait_for(lambda: turn_name(table) == "Alice", timeout=10, what="alice's turn")
     await process.stop()
     await process.start()
@@ -217,7 +213,7 @@ async def test_a_play_whose_reply_came_too_late_still_shows_on_the_table(fake_di
     fake = fake_discord
     _, table, name = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     hand = await open_hand(fake, name, table)
-    await asyncio.sleep(1.5)  # past the edit interval: no table update is pending any more
+    await asyncio.sleep(1.5)  # past the bot's edit interval: no table update is pending any more
     sent = await fake.click(name, button(hand, "Drop"))
     fake.advance_time(3.5)  # Discord gives up on the interaction before the bot answers
     await fake.wait_for(lambda: "Next hand" in [b.label for b in table.buttons], timeout=10,

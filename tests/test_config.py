@@ -30,6 +30,7 @@ def run_bot(tmp_path, env_text: str | None, **extra):
     ("DISCORD_TOKEN=abc\nDISCORD_API_BASE=discord.local/api\n", "DISCORD_API_BASE must start with http"),
     ("DISCORD_TOKEN=abc\nDISCORD_GATEWAY_URL=http://x\n", "DISCORD_GATEWAY_URL must start with ws"),
     ("DISCORD_TOKEN=abc\nTONK_COMPUTER_DELAY=soon\n", "TONK_COMPUTER_DELAY must be a number"),
+    ("DISCORD_TOKEN=abc\nTONK_DEAL_SEED=lucky\n", "TONK_DEAL_SEED must be a whole number"),
 ])
 def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text, words):
     done = run_bot(tmp_path, env_text)
@@ -45,5 +46,7 @@ def test_settings_defaults():
     assert settings.dev_guild_id is None and settings.log_level == "INFO"
     assert settings.api_base is None and settings.gateway_url is None
     assert settings.computer_delay == 1.0 and settings.table_edit_interval == 1.0
+    assert settings.deal_seed is None
+    assert load_settings({"DISCORD_TOKEN": "abc", "TONK_DEAL_SEED": "42"}).deal_seed == 42
     with pytest.raises(ConfigError):
         load_settings({})

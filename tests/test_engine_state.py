@@ -84,3 +84,19 @@ def test_unfinished_hand_writes_a_record_that_replays_as_far_as_it_goes():
     assert record["actions"] == [{"seat": 0, "do": "draw"}]
     again = Game.from_record(record)
     assert again.outcome is None and again.hands == game.hands
+
+
+def test_a_copy_plays_on_without_changing_the_original():
+    import random as _random
+
+    from engine import Game, Rules
+
+    game = Game.deal(Rules(), 3, 0, rng=_random.Random(7))
+    before = game.to_json()
+    copy = game.copy()
+    rng = _random.Random(1)
+    while not copy.over:
+        seat = copy.turn
+        copy.apply(seat, rng.choice([a for a in copy.legal_actions(seat) if a.verb != "drop"] or
+                                    copy.legal_actions(seat)))
+    assert game.to_json() == before and copy.to_json() != before

@@ -43,7 +43,7 @@ def test_play_a_full_hand_from_a_script():
 
 def test_play_several_hands_keeps_running_totals():
     done = run_engine("play", "--seed", "2", "--seats", "you,easy", "--hands", "3", "--stake", "5",
-                      stdin="1\n" * 200)
+                      stdin="1\ny\n" * 200)  # drop (and confirm) whenever asked
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("--- Showdown:") == 3
     assert "=== Hand 3 of 3" in done.stdout
@@ -126,3 +126,95 @@ def test_help_lists_the_commands():
         done = run_engine(*args)
         assert done.returncode == 0, done.stderr
     assert "arena" in run_engine("--help").stdout and "play" in run_engine("--help").stdout
+
+
+def play_in_process(script: str, seats=("you", "hard", "normal"), *, preset="standard", hands=None, seed=4):
+    out = io.StringIO()
+    session = TerminalGame(Rules.preset(preset), list(seats), seed=seed, hands=hands,
+                           stdin=io.StringIO(script), stdout=out)
+    assert session.run() == 0
+    return session, out.getvalue()
+
+
+def test_help_at_a_choice_teaches_the_tables_rules_and_asks_again():
+    _, out = play_in_process("help\nq\n", preset="black company")
+    lesson = out.split("(help for the rules, q to quit): help", 1)[1]
+    assert "Goal:" in lesson and "Dropping and being caught:" in lesson
+    assert "Tonk out (spread or hit your last card, no discard): 1 stake from each player." in lesson
+    assert "**" not in lesson
+    assert lesson.count("Choose 1-3") == 1  # the same question again, nothing played
+    assert "You leave the table." in out and "You draw" not in out
+
+
+def test_drop_asks_first_showing_your_count():
+    _, out = play_in_process("1\nn\n1\ny\nq\n", hands=1)
+    shown = int(re.search(r"Your hand: .*count (\d+)", out).group(1))
+    assert f"Drop with a count of {shown}? Anyone with {shown} or less catches you." in out
+    refused, confirmed = out.split("Not dropping.", 1)
+    assert "You drop" not in refused and "You drop with 5 cards in hand!" in confirmed
+    assert confirmed.count("Drop with a count of") == 1
+    assert "--- Showdown: a" in confirmed and "drop by you" in confirmed
+
+
+def test_hands_follow_one_another_with_a_pause_until_you_quit():
+    session, out = play_in_process("1\ny\n" * 12 + "q\n")
+    hands = re.findall(r"=== Hand (\d+):", out)
+    assert len(hands) >= 3 and hands == [str(i) for i in range(1, len(hands) + 1)]  # no "of N"
+    for later in hands[1:]:
+        between = out.split(f"=== Hand {later}:", 1)[0].rsplit("--- Showdown:", 1)[1]
+        assert "Press Enter for the next hand (q to leave):" in between  # paused at the showdown
+    assert out.count("--- Showdown:") >= len(hands) - 1
+    assert "You leave the table." in out and "Final totals:" in out
+    assert sum(session.totals) == 0
+
+
+def test_a_fixed_number_of_hands_ends_without_a_pause_after_the_last():
+    _, out = play_in_process("1\ny\n" * 12, hands=2)
+    assert out.count("--- Showdown:") == 2 and out.count("Press Enter for the next hand") == 1
+    assert "=== Hand 2 of 2" in out and "End of input" not in out
+
+
+def test_your_book_and_plurals():
+    from types import SimpleNamespace
+
+    from engine import DRAW, Card, Discard, Game, Spread, parse_cards, stacked_deck
+    from engine.players.terminal import move_text, spread_text
+
+    hands = [parse_cards("7s 7h 7d 2c 3c"), parse_cards("9h 10h Jh 3s 4s")]
+    deck = stacked_deck(Rules(), 1, hands, upcard=Card.parse("4d"), stock=parse_cards("Qh 5c"))
+    game = Game.deal(Rules(), ["You", "Hard"], 1, deck=deck)
+    game.apply(0, DRAW)
+    game.apply(0, Spread(tuple(parse_cards("7s 7h 7d"))))
+    game.apply(0, Discard(Card.parse("Qh")))
+    game.apply(1, DRAW)
+    game.apply(1, Spread(tuple(parse_cards("9h 10h Jh"))))
+    view = game.view(0)
+    assert spread_text(view, 0).startswith("[1] your book: 7")
+    assert spread_text(view, 1).startswith("[2] Hard's run: 9♥ 10♥ J♥")
+    assert "You's" not in spread_text(view, 0)
+    one = SimpleNamespace(hand=(Card.parse("As"),))
+    from engine import Drop
+    assert move_text("Hard", one, Drop()) == "Hard drops with 1 card in hand!"
+    _, out = play_in_process("2\n1\nq\n")
+    assert "(1 card)" in out and "(s)" not in out
+
+
+def test_first_hand_hint_once_and_a_tied_stock_out_says_who_tied():
+    from engine import DRAW, Card, Game, parse_cards, stacked_deck
+
+    _, out = play_in_process("1\ny\n" * 6 + "q\n")
+    assert out.count("First hand? Draw (or take the discard)") == 1
+    assert "you pay 2 stakes or more. Type help for the rules." in out
+
+    # The engine's tied stock-out (settle_stock_out), shown at the showdown.
+    from types import SimpleNamespace
+
+    from engine import parse_cards
+    from engine.outcome import settle_stock_out
+
+    hands = [parse_cards("As 2h 3d 9c 9s"), parse_cards("Ah 2c 3s 9d 9h"), parse_cards("Kd Qd Jd")]
+    ended = SimpleNamespace(outcome=settle_stock_out([24, 24, 30], 1), hands=hands)
+    assert ended.outcome.kind == "draw"
+    session = TerminalGame(Rules(), ["you", "hard", "easy"], stdin=io.StringIO(""), stdout=io.StringIO())
+    session.showdown(ended)
+    assert "an empty stock with a tie for the lowest count (You and Hard, 24): nobody pays" in session.out.getvalue()

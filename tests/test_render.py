@@ -29,7 +29,7 @@ def check_limits(message):
     assert len(items) <= 25
     for item in items:
         assert len(item.custom_id) <= 100
-        options = getattr(item, "options", None)
+        options = getattr(item.item, "options", None)
         if options is not None:
             assert 1 <= len(options) <= 25 and all(len(o.value) <= 100 and len(o.label) <= 100 for o in options)
 
@@ -37,17 +37,76 @@ def check_limits(message):
 async def test_lobby_table_and_hand_messages_fit_discord(service):
     people = [Person(i, f"player{i}") for i in range(1, 7)]
     view = await service.open_table(guild_id=1, channel_id=2, host=people[0], preset="seattle")
-    check_limits(render.lobby_message(view))
+    check_limits(render.table_message(view.public()))
     for p in people[1:5]:
         view = await service.join(view.id, p)
     view = await service.start(view.id, people[0])
     for _ in range(40):
-        check_limits(render.table_message(view))
-        if view.table.status != "playing":
+        check_limits(render.table_message(view.public()))
+        if not view.in_play:
             break
         game = view.game
-        check_limits(render.hand_message(view, game.turn))
+        check_limits(render.hand_message(view.seat_view(game.turn), table_id=view.id, hand_number=view.hand_number,
+                                         moves=view.moves))
         action = random.Random(len(game.log)).choice([a for a in game.legal_actions(game.turn) if a.verb != "drop"])
         from bot.service import action_arg
         view = await service.act(view.id, people[game.turn], action.verb, action_arg(action))
-    check_limits(render.table_message(view))
+    check_limits(render.table_message(view.public()))
+
+
+def _shown(message) -> str:
+    """Everything a message shows or carries: embed text, labels, option values, custom ids."""
+    parts = [str(message.get("content") or ""), str(message["embed"].to_dict())]
+    view = message["view"]
+    for dynamic in view.children if view is not None else ():
+        item = dynamic.item  # the Button or Select inside the persistent DynamicItem
+        parts += [str(getattr(item, "label", "") or ""), str(getattr(item, "placeholder", "") or ""), item.custom_id]
+        for option in getattr(item, "options", None) or ():
+            parts += [option.label, option.value]
+    return "\n".join(parts)
+
+
+def _cards_in(text: str, cards) -> set:
+    """The cards of `cards` that `text` names, by label (A♠) or code (As)."""
+    import re
+
+    tokens = set(re.split(r"[\s.,:;@'\"()\[\]{}]+", text))
+    return {c for c in cards if c.label in tokens or c.code in tokens}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
+    """Random tables and hands: before the showdown the channel names no card of any hand or
+    of the stock (unless the table saw it), and a private hand names no other hand's cards."""
+    from bot.table import Scoring, Table
+    from engine import PRESET_NAMES, Rules
+
+    rng = random.Random(seed)
+    preset = rng.choice([p for p in PRESET_NAMES if Rules.preset(p).max_players() >= 4])
+    table = Table.open(guild_id=1, channel_id=2, host_id=1, host_name="p1", rules=Rules.preset(preset), stake=1,
+                       scoring=Scoring.STAKES)
+    for user in range(2, rng.randint(2, 4) + 1):
+        table, _ = table.join(user, f"p{user}")
+    table, _ = table.start(1, rng)
+    for _ in range(3):  # hands
+        while table.in_play:
+            game = table.game
+            # what the whole table saw: what every seat saw (only its own hand is a seat's alone)
+            seen = set.intersection(*(table.seat_view(i).seen_cards() for i in range(len(table.seats))))
+            hidden = {c for h in game.hands for c in h} | set(game.stock)
+            seen |= _cards_in(table.cuts or "", hidden)  # the cut for the deal is a deck of its own
+            channel = _shown(render.table_message(table.public()))
+            assert not _cards_in(channel, hidden - seen), (preset, channel)
+            for seat in range(len(table.seats)):
+                view = table.seat_view(seat)
+                private = _shown(render.hand_message(view, table_id=table.id, hand_number=table.hand_number,
+                                                     moves=table.moves))
+                allowed = view.seen_cards()
+                assert not _cards_in(private, hidden - allowed), (preset, seat, private)
+            seat = game.turn
+            legal = game.legal_actions(seat)
+            action = rng.choice([a for a in legal if a.verb != "drop"] if rng.random() < 0.95 else legal)
+            table, _ = table.act(table.seats[seat].user_id, action)
+        shown = _shown(render.table_message(table.public()))
+        assert all(c.label in shown for h in table.game.hands for c in h)  # the showdown shows every hand
+        table, _ = table.next_hand(1, rng)

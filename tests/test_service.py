@@ -9,6 +9,7 @@ import pytest
 
 from bot.errors import StaleView, UserError
 from bot.service import Person, TableService, action_arg
+from bot.table import Status
 from bot.store import balance_total, open_database, recent_hands, standings
 from engine import DRAW, Discard, NotYourTurn, TonkError
 
@@ -48,12 +49,12 @@ async def test_lobby_join_leave_and_start(db):
     with pytest.raises(UserError, match="Only the host"):
         await service.start(view.id, BOB)
     view = await service.add_computer(view.id, BOB, "hard")
-    assert [s["name"] for s in view.seats] == ["alice", "bob", "Goblin (hard)"]
+    assert [s.name for s in view.seats] == ["alice", "bob", "Goblin (hard)"]
     with pytest.raises(UserError, match="Only seated players"):
         await service.add_computer(view.id, EVE, "easy")
     view = await service.start(view.id, ALICE)
-    assert view.table.status in ("playing", "between_hands") and view.game is not None
-    assert "deals" in view.book["cuts"]
+    assert view.status in (Status.PLAYING, Status.BETWEEN_HANDS) and view.game is not None
+    assert "deals" in view.cuts
     with pytest.raises(UserError, match="already started"):
         await service.start(view.id, ALICE)
 
@@ -61,12 +62,12 @@ async def test_lobby_join_leave_and_start(db):
 async def test_play_refusals_change_nothing(db):
     service = TableService(db, rng=random.Random(3))
     view = await started(service, ALICE, BOB, CAROL)
-    while view.table.status != "playing":  # a tonk on the deal: deal again
+    while view.status is not Status.PLAYING:  # a tonk on the deal: deal again
         view = await service.next_hand(view.id, ALICE)
     game = view.game
     to_act = [ALICE, BOB, CAROL][game.turn]
     other = [ALICE, BOB, CAROL][(game.turn + 1) % 3]
-    before = (view.table.version, view.table.engine_state)
+    before = (view.version, view.moves, view.game.to_json())
     with pytest.raises(NotYourTurn):
         await service.act(view.id, other, "draw")
     with pytest.raises(UserError, match="not seated"):
@@ -76,19 +77,19 @@ async def test_play_refusals_change_nothing(db):
     with pytest.raises(UserError, match="not a play I know"):
         await service.act(view.id, to_act, "discard", "ZZ")
     again = await service.load(view.id)
-    assert (again.table.version, again.table.engine_state) == before
+    assert (again.version, again.moves, again.game.to_json()) == before
 
 
 async def test_two_quick_clicks_apply_once(db):
     service = TableService(db, rng=random.Random(4))
     view = await started(service, ALICE, BOB)
-    while view.table.status != "playing":
+    while view.status is not Status.PLAYING:
         view = await service.next_hand(view.id, ALICE)
     who = [ALICE, BOB][view.game.turn]
-    version = view.table.version
-    after = await service.act(view.id, who, "draw", version=version)
+    moves = view.moves
+    after = await service.act(view.id, who, "draw", moves=moves)
     with pytest.raises(StaleView):
-        await service.act(view.id, who, "draw", version=version)
+        await service.act(view.id, who, "draw", moves=moves)
     assert len(after.game.log) == 1
     assert len((await service.load(view.id)).game.log) == 1
 
@@ -98,7 +99,7 @@ async def test_a_finished_hand_is_ledgered_exactly_once_and_sums_to_zero(db):
     view = await started(service, ALICE, BOB, CAROL)
     hands_done = 0
     for _ in range(6):
-        while view.table.status == "playing":
+        while view.status is Status.PLAYING:
             game = view.game
             who = [ALICE, BOB, CAROL][game.turn]
             action = first_legal(None, None, game.view(game.turn))
@@ -121,17 +122,17 @@ async def test_a_finished_hand_is_ledgered_exactly_once_and_sums_to_zero(db):
 async def test_a_restart_loses_nothing(db, tmp_path):
     service = TableService(db, rng=random.Random(6))
     view = await started(service, ALICE, BOB)
-    while view.table.status != "playing":
+    while view.status is not Status.PLAYING:
         view = await service.next_hand(view.id, ALICE)
     who = [ALICE, BOB][view.game.turn]
     view = await service.act(view.id, who, "draw")
-    state = view.table.engine_state
+    state = view.game.to_json()
     await db.close()
     db2 = await open_database(f"sqlite+aiosqlite:///{tmp_path}/tonk.db")
     try:
         fresh = TableService(db2)
         [again] = await fresh.recover()
-        assert again.table.engine_state == state and again.game.phase == "play"
+        assert again.game.to_json() == state and again.game.phase == "play"
         card = again.game.hands[again.game.turn][0]
         done = await fresh.act(again.id, who, "discard", card.code)
         assert done.game.discard_top is card
@@ -142,45 +143,45 @@ async def test_a_restart_loses_nothing(db, tmp_path):
 async def test_three_time_outs_hand_the_seat_to_a_computer_until_back(db):
     service = TableService(db, rng=random.Random(8))
     view = await started(service, ALICE, BOB)
-    while view.table.status != "playing":
+    while view.status is not Status.PLAYING:
         view = await service.next_hand(view.id, ALICE)
     seat = view.game.turn
     who = [ALICE, BOB][seat]
     other = [ALICE, BOB][1 - seat]
-    assert await service.time_out(view.id, "stale:key") is None
+    assert (await service.time_out(view.id, "stale:key")).version == view.version  # nothing saved
     for n in range(3):
-        key = view.turn_key()
+        key = view.turn_key
         hand_before = list(view.game.hands[seat])
         view = await service.time_out(view.id, key)
-        if view.table.status != "playing":
+        if view.status is not Status.PLAYING:
             pytest.skip("the stock ran out")
         # the bot drew and threw the highest card; it never drops
         assert view.game.log[-2][1] is DRAW and isinstance(view.game.log[-1][1], Discard)
         thrown = view.game.log[-1][1].card
         assert thrown.value == max(c.value for c in hand_before + [view.game.log[-1][1].card])
         if n < 2:
-            assert seat not in view.book["away"]
+            assert not view.seats[seat].away
             view = await service.act(view.id, other, "draw")
             view = await service.act(view.id, other, "discard", view.game.hands[1 - seat][-1].code)
-    assert seat in view.book["away"]
+    assert view.seats[seat].away
     view = await service.act(view.id, other, "draw")
     view = await service.act(view.id, other, "discard", view.game.hands[1 - seat][-1].code)
-    assert view.is_computer_turn()
+    assert view.is_computer_turn
     with pytest.raises(UserError, match="computer player has your seat"):
         await service.act(view.id, who, "draw")
     stepped = await service.computer_step(view.id, choose=first_legal)
-    assert stepped is not None
+    assert len(stepped.game.log) == len(view.game.log) + 1
     view = await service.back(view.id, who)
-    assert seat not in view.book["away"] and view.book["timeouts"][seat] == 0
+    assert not view.seats[seat].away and view.seats[seat].timeouts == 0
 
 
 async def test_end_a_table_host_or_admin_only(db):
     service = TableService(db, rng=random.Random(9))
     view = await started(service, ALICE, BOB)
     with pytest.raises(UserError, match="Only the host"):
-        await service.cancel(view.id, BOB)
-    closed = await service.cancel(view.id, Person(7, "mod", is_admin=True))
-    assert closed.table.status == "closed"
+        await service.end(view.id, BOB)
+    closed = await service.end(view.id, Person(7, "mod", is_admin=True))
+    assert closed.status is Status.CLOSED
     assert (await service.open_in_channel(CHANNEL)) is None
     async with db.sessions() as session:
         assert await balance_total(session, guild_id=GUILD) == 0
@@ -202,7 +203,7 @@ def seed_where(instant_on_hands: tuple[bool, bool], players: int = 2) -> int:
 async def test_a_tonk_on_the_first_deal_is_settled_and_ledgered(db):
     service = TableService(db, rng=random.Random(seed_where((True, False))))
     view = await started(service, ALICE, BOB)
-    assert view.table.status == "between_hands" and view.game.outcome.kind in ("instant", "void")
+    assert view.status is Status.BETWEEN_HANDS and view.game.outcome.kind in ("instant", "void")
     async with db.sessions() as session:
         hands = await recent_hands(session, guild_id=GUILD, limit=5)
         assert [h.hand_id for h in hands] == [f"{view.id}-1"]
@@ -218,11 +219,49 @@ async def test_a_tonk_on_a_later_deal_is_ledgered_under_its_own_hand_id(db):
     view = await service.act(view.id, who, "drop")
     first = view.game.outcome.payments
     view = await service.next_hand(view.id, ALICE)
-    assert view.table.status == "between_hands" and view.table.hand_number == 2
+    assert view.status is Status.BETWEEN_HANDS and view.hand_number == 2
     second = view.game.outcome.payments
     async with db.sessions() as session:
         hands = await recent_hands(session, guild_id=GUILD, limit=5)
         assert sorted(h.hand_id for h in hands) == [f"{view.id}-1", f"{view.id}-2"]
         rows = {r.display_name: r.balance for r in await standings(session, guild_id=GUILD, mode="stakes")}
     assert [rows["alice"], rows["bob"]] == [first[0] + second[0], first[1] + second[1]]
-    assert view.book["totals"] == [rows["alice"], rows["bob"]]
+    assert [s.total for s in view.seats] == [rows["alice"], rows["bob"]]
+
+
+async def test_a_click_on_a_table_that_no_longer_exists_says_so(db):
+    """Bug 2: the store returns None for an unknown table; that was an AttributeError and an apology."""
+    service = TableService(db, rng=random.Random(10))
+    for call in (service.join(404, ALICE), service.start(404, ALICE), service.act(404, ALICE, "draw"),
+                 service.load(404)):
+        with pytest.raises(UserError, match="no longer exists"):
+            await call
+
+
+async def test_a_table_of_another_server_is_refused(db):
+    """Bug 4: a custom id names a table by id; a click from another server must not reach it."""
+    service = TableService(db, rng=random.Random(11))
+    view = await started(service, ALICE, BOB)
+    stranger = Person(BOB.user_id, "bob", guild_id=GUILD + 1)
+    before = view.moves
+    for call in (service.act(view.id, stranger, "drop"), service.leave(view.id, stranger),
+                 service.load(view.id, stranger)):
+        with pytest.raises(UserError, match="another server"):
+            await call
+    assert (await service.load(view.id, Person(BOB.user_id, "bob", guild_id=GUILD))).moves == before
+
+
+async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
+    """Bug 1: after a Leave between hands the table must still offer and deal the next hand."""
+    from cogs import render
+
+    service = TableService(db, rng=random.Random(12))
+    view = await started(service, ALICE, BOB, CAROL)
+    while view.status is Status.PLAYING:
+        view = await service.act(view.id, [ALICE, BOB, CAROL][view.game.turn], "drop")
+    view = await service.leave(view.id, CAROL)
+    assert view.status is Status.BETWEEN_HANDS
+    labels = [item.item.label for item in render.table_message(view.public())["view"].children]
+    assert labels == ["Next hand", "Leave"]
+    view = await service.next_hand(view.id, BOB)
+    assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]

@@ -10,6 +10,8 @@ from conftest_store import DECK, db, sqlite_url  # noqa: F401 (db is a fixture)
 from bot.store import (
     DEFAULT_DATABASE_URL,
     LATEST_VERSION,
+    player_stats,
+    player_stats_from_hands,
     GuildSettings,
     Hand,
     HandSeat,
@@ -166,7 +168,19 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
     record = build_v1_database(path)
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
-        assert await schema_version(database.engine) == 2
+        assert await schema_version(database.engine) == LATEST_VERSION == 3
+        async with database.engine.connect() as connection:
+            # version 3 fills in what the stats read from the hands already stored
+            rules = (await connection.exec_driver_sql("SELECT house_rules FROM hands")).scalar()
+            streaks = (await connection.exec_driver_sql(
+                "SELECT account, streak, best_streak, catches, losses, biggest_win, biggest_loss FROM ledger ORDER BY account"
+            )).all()
+            rivals = (await connection.exec_driver_sql("SELECT account, opponent, hands, net FROM rivals ORDER BY account")).all()
+            tallies = (await connection.exec_driver_sql("SELECT season, outcome, house_rules, hands FROM hand_tallies")).all()
+        assert rules == '{"preset":"seattle"}'
+        assert streaks == [("cpu:Goblin", 0, 0, 0, 1, 0, -10), ("user:700", 1, 1, 1, 0, 10, 0)]
+        assert rivals == [("cpu:Goblin", "user:700", 1, -10.0), ("user:700", "cpu:Goblin", 1, 10.0)]
+        assert tallies == [(1, "caught", '{"preset":"seattle"}', 1)]
         async with database.sessions() as session:
             settings = await get_guild_settings(session, guild_id=7)
             assert (settings.rules, settings.stake, settings.scoring_mode) == ({"preset": "seattle", "jokers": 2}, 5, "pushups")
@@ -199,6 +213,9 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
             )
             goblin_now = await player_standing(session, guild_id=7, account="cpu:Goblin", mode="stakes")
             goblin_then = await player_standing(session, guild_id=7, account="cpu:Goblin", mode="stakes", season=1)
+            for account in ("cpu:Goblin", "user:700"):  # the summaries v3 made, and the ones kept since, add up
+                assert await player_stats(session, guild_id=7, account=account) == await player_stats_from_hands(
+                    session, guild_id=7, account=account)
             assert (goblin_now.balance, goblin_now.hands, goblin_now.rank) == (5, 1, 1)
             assert (goblin_then.balance, goblin_then.hands, goblin_then.rank) == (-10, 1, 2)
             assert [s.season for s in await list_seasons(session, guild_id=7)] == [1, 2]

@@ -40,6 +40,25 @@ from .ledger import (
     start_new_season,
 )
 from .migrations import LATEST_VERSION, migrate, schema_version
+from .seasons import name_season, season_label, season_names
+from .stats import (
+    TOP_CATEGORIES,
+    BalancePoint,
+    Leaderboard,
+    OpponentNet,
+    PlayerStats,
+    ServerStats,
+    Tally,
+    TopEntry,
+    balance_history,
+    computer_accounts,
+    display_names,
+    opponent_flows,
+    player_stats,
+    player_stats_from_hands,
+    server_stats,
+    top,
+)
 from .models import (
     OUTCOMES,
     SCORING_MODES,
@@ -50,6 +69,9 @@ from .models import (
     LedgerEntry,
     LiveTable,
     SeasonArchive,
+    SeasonName,
+    HandTally,
+    Rival,
 )
 from .players import PlayerRef
 from .tables import (
@@ -64,6 +86,28 @@ from .tables import (
 from .transactions import read_transaction, write_transaction
 
 __all__ = [
+    "TOP_CATEGORIES",
+    "BalancePoint",
+    "Leaderboard",
+    "OpponentNet",
+    "PlayerStats",
+    "SeasonName",
+    "HandTally",
+    "Rival",
+    "ServerStats",
+    "Tally",
+    "TopEntry",
+    "balance_history",
+    "computer_accounts",
+    "display_names",
+    "name_season",
+    "opponent_flows",
+    "player_stats",
+    "player_stats_from_hands",
+    "season_label",
+    "season_names",
+    "server_stats",
+    "top",
     "DEFAULT_DATABASE_URL",
     "LATEST_VERSION",
     "OUTCOMES",

@@ -8,11 +8,13 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.game import MAX_PLAYERS
+
 from .models import SCORING_MODES, TABLE_STATUSES
 
 SEAT_KINDS = ("human", "computer")
 SEAT_KEYS = frozenset({"kind", "user_id", "name", "level"})
-MAX_SEATS = 6
+MAX_SEATS = MAX_PLAYERS  # the engine's limit: one definition
 
 
 def is_int(value: object) -> bool:

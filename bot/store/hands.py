@@ -16,18 +16,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, exists, func, insert
+from sqlalchemy import Connection, bindparam, case, exists, func, insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from engine.game import MAX_PLAYERS, MIN_PLAYERS
+
 from . import checks
-from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, LedgerEntry, utcnow
+from .migrations import house_rules_key
+from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, Rival, utcnow
+from .summaries import COUNTERS, pairwise_flows, seat_figures
 from .players import PlayerRef
 from .transactions import read_transaction, write_transaction
 
 RECORD_FORMAT = "tonk-hand/1"
-MIN_PLAYERS, MAX_PLAYERS = 2, 6
 _NO_WINNERS = frozenset({"void", "draw"})
 
 _hands = Hand.__table__  # type: ignore[attr-defined]
@@ -151,6 +154,7 @@ async def record_finished_hand(
         "scoring_mode": scoring_mode,
         "record": record,
         "result": result,
+        "house_rules": house_rules_key(record.get("rules", {"preset": "standard"})),
     }
     seat_rows = [
         {
@@ -169,33 +173,40 @@ async def record_finished_hand(
             "guild_id": guild_id,
             "account": player.account,
             "display_name": player.display_name,
-            "balance": result["payments"][seat],
-            "pushups": result["pushups"][seat],
-            "hands": 1,
-            "wins": int(seat in winners),
-            "tonk_outs": int(outcome == "tonk_out" and seat in winners),
-            "catches": int(outcome == "caught" and seat in winners),
-            "caught_drops": int(outcome == "caught" and seat == dropper),
             "updated_at": finished_at,
+            **seat_figures(outcome=outcome, seat=seat, won=seat in winners, dropper=dropper,
+                           payment=result["payments"][seat], pushups=result["pushups"][seat]),
         }
         for seat, player in enumerate(players)
     ]
+    rival_rows = [
+        {"guild_id": guild_id, "account": players[a].account, "opponent": players[b].account, "hands": 1, "net": flow}
+        for (a, b), flow in pairwise_flows(result["payments"]).items()
+    ]
+    tally_row = {"guild_id": guild_id, "outcome": outcome, "house_rules": hand_row["house_rules"], "hands": 1}
     async with write_transaction(session):
         connection = await session.connection()
-        return await connection.run_sync(_write_hand, hand_row, seat_rows, ledger_rows)
+        return await connection.run_sync(_write_hand, hand_row, seat_rows, ledger_rows, rival_rows, tally_row)
 
 
 def _write_hand(
-    connection: Connection, hand_row: dict[str, Any], seat_rows: list[dict[str, Any]], ledger_rows: list[dict[str, Any]]
+    connection: Connection,
+    hand_row: dict[str, Any],
+    seat_rows: list[dict[str, Any]],
+    ledger_rows: list[dict[str, Any]],
+    rival_rows: list[dict[str, Any]],
+    tally_row: dict[str, Any],
 ) -> bool:
-    # One greenlet for the three statements: the hand first, so that a
-    # duplicate hand_id stops here having written nothing.
+    # One greenlet for the statements: the hand first, so that a duplicate
+    # hand_id stops here having written nothing, summaries included.
     inserted = connection.execute(_HAND_INSERT, hand_row)
     if inserted.rowcount != 1:  # 0: the hand_id was taken, DO NOTHING did nothing
         return False
     hand_pk = inserted.lastrowid
     connection.execute(_SEAT_INSERT, [{**row, "hand_pk": hand_pk} for row in seat_rows])
     connection.execute(_LEDGER_UPSERT, [{**row, "ledger_hand_pk": hand_pk} for row in ledger_rows])
+    connection.execute(_RIVALS_UPSERT, [{**row, "ledger_hand_pk": hand_pk} for row in rival_rows])
+    connection.execute(_TALLY_UPSERT, {**tally_row, "ledger_hand_pk": hand_pk})
     return True
 
 
@@ -211,24 +222,45 @@ def _hand_insert() -> Any:
     )
 
 
+def _hand_season() -> Any:
+    # A summary row counts in the hand's season, read in the same statement.
+    return select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
+
+
 def _ledger_upsert() -> Any:
-    # The season is the hand's, read in the same statement.
-    hand_season = select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
-    statement = sqlite_insert(_ledger).values(season=hand_season)
-    added = ("balance", "pushups", "hands", "wins", "tonk_outs", "catches", "caught_drops")
+    statement = sqlite_insert(_ledger).values(season=_hand_season())
+    row, new = _ledger.c, statement.excluded
+    # The same arithmetic as summaries.add_hand. On the right of SET, the row's
+    # columns are their values before this update.
+    won, lost = new.wins > 0, new.losses > 0
+    longer = row.streak + 1
     return statement.on_conflict_do_update(
         index_elements=["guild_id", "season", "account"],
         set_={
-            "display_name": statement.excluded.display_name,
-            "updated_at": statement.excluded.updated_at,
-            **{name: _ledger.c[name] + statement.excluded[name] for name in added},
+            "display_name": new.display_name,
+            "updated_at": new.updated_at,
+            **{name: row[name] + new[name] for name in COUNTERS},
+            "biggest_win": case((new.biggest_win > row.biggest_win, new.biggest_win), else_=row.biggest_win),
+            "biggest_loss": case((new.biggest_loss < row.biggest_loss, new.biggest_loss), else_=row.biggest_loss),
+            "streak": case((won, longer), (lost, 0), else_=row.streak),
+            "best_streak": case((won & (longer > row.best_streak), longer), else_=row.best_streak),
+            "opening_streak": case((won & (row.losses == 0), row.opening_streak + 1), else_=row.opening_streak),
         },
+    )
+
+
+def _added_upsert(table: Any, key: list[str], added: tuple[str, ...]) -> Any:
+    statement = sqlite_insert(table).values(season=_hand_season())
+    return statement.on_conflict_do_update(
+        index_elements=key, set_={name: table.c[name] + statement.excluded[name] for name in added}
     )
 
 
 _HAND_INSERT = _hand_insert()
 _SEAT_INSERT = insert(_hand_seats)
 _LEDGER_UPSERT = _ledger_upsert()
+_RIVALS_UPSERT = _added_upsert(Rival.__table__, ["guild_id", "season", "account", "opponent"], ("hands", "net"))  # type: ignore[attr-defined]
+_TALLY_UPSERT = _added_upsert(HandTally.__table__, ["guild_id", "season", "outcome", "house_rules"], ("hands",))  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,16 +21,25 @@ Versions:
        deleting them. Adds ``guild_settings.season`` and ``season_started_at``,
        ``hands.season``, the ``season_archive`` table, and rebuilds ``ledger``
        with the season in its primary key (old rows become season 1).
+    3. player stats: ``hands.house_rules`` (the record's rules as canonical
+       JSON text), the ledger's stats columns (wins of each kind, biggest win
+       and loss, losses, streaks), the ``rivals`` and ``hand_tallies`` tables
+       (see ``summaries.py``), ``season_names``, and an index of hand seats by
+       account then hand (it replaces the one by account). The new columns and
+       tables are filled in by replaying the hands already stored.
 """
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import groupby
 
 from sqlalchemy import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from .errors import SchemaTooNewError
+from .summaries import StoredHand, replay
 from .transactions import IMMEDIATE
 
 SCHEMA_VERSION_DDL = (
@@ -129,6 +138,8 @@ V1_DDL: tuple[str, ...] = (
     """,
 )
 
+_V3_LEDGER = ("run_outs", "drops_won", "instant_wins", "losses", "biggest_win", "biggest_loss", "streak", "best_streak",
+              "opening_streak")
 _LEDGER_COUNTERS = "display_name, balance, pushups, hands, wins, tonk_outs, catches, caught_drops, updated_at"
 
 V2_DDL: tuple[str, ...] = (
@@ -171,6 +182,88 @@ V2_DDL: tuple[str, ...] = (
 )
 
 
+V3_DDL: tuple[str, ...] = (
+    "ALTER TABLE hands ADD COLUMN house_rules VARCHAR NOT NULL DEFAULT '{\"preset\":\"standard\"}'",
+    # (account, hand_pk) serves every lookup the (account) index served, in hand order too.
+    "DROP INDEX ix_hand_seats_account",
+    "CREATE INDEX ix_hand_seats_account_hand ON hand_seats (account, hand_pk)",
+    *(f"ALTER TABLE ledger ADD COLUMN {name} INTEGER NOT NULL DEFAULT 0" for name in _V3_LEDGER),
+    """
+    CREATE TABLE rivals (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        account VARCHAR NOT NULL,
+        opponent VARCHAR NOT NULL,
+        hands INTEGER NOT NULL DEFAULT 0,
+        net FLOAT NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, season, account, opponent)
+    )
+    """,
+    f"""
+    CREATE TABLE hand_tallies (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL,
+        outcome VARCHAR NOT NULL CHECK (outcome IN {_OUTCOMES}),
+        house_rules VARCHAR NOT NULL,
+        hands INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (guild_id, season, outcome, house_rules)
+    )
+    """,
+    """
+    CREATE TABLE season_names (
+        guild_id INTEGER NOT NULL,
+        season INTEGER NOT NULL CHECK (season >= 1),
+        name VARCHAR NOT NULL,
+        named_at DATETIME NOT NULL,
+        PRIMARY KEY (guild_id, season)
+    )
+    """,
+)
+
+
+def house_rules_key(rules: object) -> str:
+    """A hand's rules dict as canonical JSON text: equal rules, equal text."""
+    return json.dumps(rules, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def stored_hands(connection: Connection) -> Iterator[StoredHand]:
+    """Every stored hand with its seats, in the order they were written."""
+    rows = connection.exec_driver_sql(
+        "SELECT h.id, h.guild_id, h.season, h.outcome, h.dropper, h.house_rules, s.account, s.display_name,"
+        " s.payment, s.pushups, s.won FROM hands h JOIN hand_seats s ON s.hand_pk = h.id ORDER BY h.id, s.seat"
+    )
+    for _, group in groupby(rows, key=lambda row: row[0]):
+        seats = list(group)
+        first = seats[0]
+        yield StoredHand(first[1], first[2], first[3], first[4], first[5],
+                         tuple((row[6], row[7], row[8], row[9], bool(row[10])) for row in seats))
+
+
+def _apply_v3(connection: Connection) -> None:
+    _run_all(V3_DDL)(connection)
+    hands = connection.exec_driver_sql("SELECT id, record FROM hands").all()
+    if hands:
+        connection.exec_driver_sql(
+            "UPDATE hands SET house_rules = ? WHERE id = ?",
+            [(house_rules_key(json.loads(record).get("rules", {"preset": "standard"})), pk) for pk, record in hands],
+        )
+    summaries = replay(stored_hands(connection))
+    if summaries.ledger:
+        connection.exec_driver_sql(
+            f"UPDATE ledger SET {', '.join(f'{name} = ?' for name in _V3_LEDGER)}"
+            " WHERE guild_id = ? AND season = ? AND account = ?",
+            [(*(row[name] for name in _V3_LEDGER), *key) for key, row in summaries.ledger.items()],
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO rivals (guild_id, season, account, opponent, hands, net) VALUES (?, ?, ?, ?, ?, ?)",
+            [(*key, hands, net) for key, (hands, net) in summaries.rivals.items()],
+        )
+        connection.exec_driver_sql(
+            "INSERT INTO hand_tallies (guild_id, season, outcome, house_rules, hands) VALUES (?, ?, ?, ?, ?)",
+            [(*key, hands) for key, hands in summaries.tallies.items()],
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -189,6 +282,7 @@ def _run_all(statements: tuple[str, ...]) -> Callable[[Connection], None]:
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "first schema", _run_all(V1_DDL)),
     Migration(2, "seasons: archive standings on reset", _run_all(V2_DDL)),
+    Migration(3, "player stats: rules per hand, streaks, season names, indexes", _apply_v3),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

@@ -142,13 +142,15 @@ class Hand(SQLModel, table=True):
     result: dict[str, Any] = Field(sa_type=JSON(none_as_null=True), nullable=False)
     """The replay result: outcome, winners, counts, payments, pushups (and dropper)."""
     season: int = Field(default=FIRST_SEASON)
+    house_rules: str = Field(default='{"preset":"standard"}')
+    """The record's rules as canonical JSON text (schema v3): equal rules, equal text."""
 
 
 class HandSeat(SQLModel, table=True):
     """One seat of a finished hand: who sat there and what the hand did to them."""
 
     __tablename__ = "hand_seats"
-    __table_args__ = (Index("ix_hand_seats_account", "account"),)
+    __table_args__ = (Index("ix_hand_seats_account_hand", "account", "hand_pk"),)
 
     hand_pk: int = Field(primary_key=True, foreign_key="hands.id", ondelete="CASCADE")
     seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
@@ -177,6 +179,20 @@ class LedgerEntry(SQLModel, table=True):
     catches: int = 0
     caught_drops: int = 0
     updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    # schema v3: the figures of a player's stats (see summaries.py)
+    run_outs: int = 0
+    drops_won: int = 0
+    instant_wins: int = 0
+    losses: int = 0
+    """Hands lost: not won, and somebody won (void and drawn hands are neither)."""
+    biggest_win: int = 0
+    biggest_loss: int = 0
+    """The most lost in one hand, as a negative number (0 if never)."""
+    streak: int = 0
+    """Hands won in a row in this season, up to its latest hand; a hand nobody won does not break it."""
+    best_streak: int = 0
+    opening_streak: int = 0
+    """Wins before the season's first loss: joins streaks across seasons."""
 
 
 class SeasonArchive(SQLModel, table=True):
@@ -188,3 +204,42 @@ class SeasonArchive(SQLModel, table=True):
     season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     started_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=True)
     ended_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
+
+
+class SeasonName(SQLModel, table=True):
+    """The name a server's host gave one of its seasons, current or ended (schema v3)."""
+
+    __tablename__ = "season_names"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    name: str
+    named_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class Rival(SQLModel, table=True):
+    """What one account won from (or lost to) one opponent on one server in one season (schema v3).
+
+    ``net`` is the sum of each shared hand's proportional split (summaries.pairwise_flows).
+    """
+
+    __tablename__ = "rivals"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    account: str = Field(primary_key=True)
+    opponent: str = Field(primary_key=True)
+    hands: int = 0
+    net: float = 0.0
+
+
+class HandTally(SQLModel, table=True):
+    """How many of a server's hands in a season ended one way under one set of house rules (schema v3)."""
+
+    __tablename__ = "hand_tallies"
+
+    guild_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    season: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    outcome: str = Field(primary_key=True)
+    house_rules: str = Field(primary_key=True)
+    hands: int = 0

@@ -30,7 +30,7 @@ LONG_HAND = 40  # own turns after which a player drops whenever it may: every ha
 
 def stock_is_out(view: SeatView) -> bool:
     """Drawing now would end the hand (an empty stock and nothing to reshuffle)."""
-    return view.stock_size == 0 and not (view.rules.stock_out == "reshuffle" and view.discard_size > 1)
+    return view.stock_size == 0 and not view.rules.can_reshuffle(view.discard_size)
 
 
 @dataclass(frozen=True, slots=True)

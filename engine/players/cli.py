@@ -70,7 +70,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if len(seats) > rules.max_players():
         print(f"play: these rules seat at most {rules.max_players()} players.", file=sys.stderr)
         return 2
-    if args.stake < 1 or args.hands < 1:
+    if args.stake < 1 or (args.hands is not None and args.hands < 1):
         print("play: --stake and --hands must be at least 1.", file=sys.stderr)
         return 2
     session = TerminalGame(rules, seats, stake=args.stake, seed=args.seed, hands=args.hands,
@@ -103,5 +103,6 @@ def add_commands(subparsers) -> None:
                       help="'you' and computer levels round the table, e.g. you,hard,normal")
     play.add_argument("--stake", type=int, default=1)
     play.add_argument("--seed", type=int, default=None, help="repeat the same deals and computer play")
-    play.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
+    play.add_argument("--hands", type=int, default=None,
+                      help="hands to play (default: hand after hand until you type q)")
     play.set_defaults(run=cmd_play)

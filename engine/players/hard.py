@@ -64,9 +64,7 @@ class HardPlayer(ComputerPlayer):
     def start_turn(self, view: SeatView, memory: Memory) -> Action:
         legal = view.legal_actions
         can_drop = DROP in legal
-        stock_out_now = view.stock_size == 0 and not (
-            view.rules.stock_out == "reshuffle" and view.discard_size > 1
-        )
+        stock_out_now = view.stock_size == 0 and not view.rules.can_reshuffle(view.discard_size)
         take_ok = TAKE in legal
         if take_ok:
             take_score, draw_score = self.draw_scores(view, memory)
@@ -286,10 +284,7 @@ class Estimate:
             self.plans, my_hand, view, self.memory)
         hands[seat] = kept
         if went_out:
-            multiple = 1
-            if went_out == "tonk_out":
-                pays = rules.tonk_out_pays
-                multiple = 2 if pays == "double" or (pays == "second_spread" and new_spreads >= 2) else 1
+            multiple = rules.tonk_out_multiple(new_spreads) if went_out == "tonk_out" else 1
             counts = [count(h) for h in hands]
             return (utility(win_by_one(went_out, seat, counts, stake, multiple), seat, scoring, stake),)
         my_waits = view.waits[seat]
@@ -314,11 +309,11 @@ class Estimate:
                     counts = [count(h) for h in hands]
                     return (utility(settle_stock_out(counts, stake), seat, scoring, stake),)
                 break  # a reshuffle: too far to look
-            hand, top, went_out = result
+            hand, top, went_out, laid = result
             hands[j] = hand
             if went_out:
                 counts = [count(h) for h in hands]
-                multiple = 2 if went_out == "tonk_out" and rules.tonk_out_pays == "double" else 1
+                multiple = rules.tonk_out_multiple(laid) if went_out == "tonk_out" else 1
                 return (utility(win_by_one(went_out, j, counts, stake, multiple), seat, scoring, stake),)
         counts = [count(h) for h in hands]
         mine = counts[seat]
@@ -343,8 +338,8 @@ def _index(card) -> int:
 
 
 def greedy_turn(layout: Layout, hand: list, places, top, stock: list):
-    """A quick, plain turn for a sampled opponent: (hand after, discard, went out) or
-    "stock_out" when it must draw from an empty stock."""
+    """A quick, plain turn for a sampled opponent: (hand after, discard, went out, spreads laid)
+    or "stock_out" when it must draw from an empty stock."""
     hand = list(hand)
     took = False
     if top is not None and not top.joker:
@@ -359,26 +354,28 @@ def greedy_turn(layout: Layout, hand: list, places, top, stock: list):
             return "stock_out"
         hand.append(stock.pop())
     spreads = layout.hand_spreads(hand)
+    laid = 0
     if spreads:
         spreads.sort(key=lambda s: -sum(c.value for c in s))
         used: set = set()
         for s in spreads:
             if used.isdisjoint(s):
                 used.update(s)
+                laid += 1
         hand = [c for c in hand if c not in used]
     if places and hand:
         _, hand = greedy_hits(layout, hand, places)
     if not hand:
-        return [], None, "tonk_out"
+        return [], None, "tonk_out", laid
     if len(hand) == 1:
-        return [], hand[0], "run_out"
+        return [], hand[0], "run_out", laid
     ranks: dict = {}
     for c in hand:
         ranks[c.rank] = ranks.get(c.rank, 0) + 1
     loose = [c for c in hand if ranks[c.rank] == 1 and not c.joker] or [c for c in hand if not c.joker] or hand
     worst = max(loose, key=lambda c: c.value)
     hand.remove(worst)
-    return hand, worst, None
+    return hand, worst, None, laid
 
 
 def _wants(layout: Layout, hand, places, top) -> bool:

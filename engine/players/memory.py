@@ -57,7 +57,7 @@ class Memory:
                 self.held[who].add(card)
                 self.turns[who] += 1
             elif verb == "draw":
-                if stock == 0 and rules.stock_out == "reshuffle" and len(pile) > 1:
+                if stock == 0 and rules.can_reshuffle(len(pile)):
                     stock = len(pile) - 1
                     del pile[:-1]
                 stock = max(stock - 1, 0)

@@ -1,7 +1,9 @@
 """Play Tonk in a terminal against computer players (`python -m engine play`).
 
 Reads one line of input per choice, so a script can drive it; bad input gets a clear
-message and the question again; end of input ends the session cleanly.
+message and the question again; end of input ends the session cleanly. `help` at any
+choice teaches the game under the table's rules; a drop asks for a confirmation first;
+hands follow one another, with a pause at each showdown, until you type q.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import IO
 from ..actions import Discard, Draw, Drop, Hit, Spread, TakeDiscard
 from ..cards import count, sorted_hand
 from ..game import Game, cut_for_dealer, next_dealer
+from ..help import first_hand_hint, help_text, plural
 from ..rules import Rules
 from ..view import SeatView
 from . import LEVELS, make_player
@@ -51,11 +54,16 @@ def seat_names(seats: list[str]) -> list[str]:
     return names
 
 
+def possessive(name: str) -> str:
+    """`your` for the player at the keyboard, `Hard's` for the others."""
+    return "your" if name == "You" else f"{name}'s"
+
+
 def spread_text(view: SeatView, number: int) -> str:
     spread = view.spreads[number]
     owner = view.players[spread.owner]
     cards = " ".join(c.label for c in spread.cards)  # runs lie in order, books by suit
-    return f"[{number + 1}] {owner}'s {spread.kind}: {cards}"
+    return f"[{number + 1}] {possessive(owner)} {spread.kind}: {cards}"
 
 
 def action_text(view: SeatView, action) -> str:
@@ -72,7 +80,7 @@ def action_text(view: SeatView, action) -> str:
         return f"Spread {' '.join(c.label for c in action.cards)}"
     if isinstance(action, Hit):
         spread = view.spreads[action.spread]
-        return f"Hit {action.card.label} on spread {action.spread + 1} ({view.players[spread.owner]}'s {spread.kind})"
+        return f"Hit {action.card.label} on spread {action.spread + 1} ({possessive(view.players[spread.owner])} {spread.kind})"
     if isinstance(action, Discard):
         return f"Discard {action.card.label}"
     return str(action)
@@ -84,11 +92,9 @@ def move_text(name: str, view_before: SeatView, action, *, you: bool = False) ->
         return word if you else word + "s"
 
     if isinstance(action, Drop):
-        return f"{name} {verb('drop')} with {len(view_before.hand)} card(s) in hand!"
+        return f"{name} {verb('drop')} with {plural(len(view_before.hand), 'card')} in hand!"
     if isinstance(action, Draw):
-        if view_before.stock_size == 0 and not (
-            view_before.rules.stock_out == "reshuffle" and view_before.discard_size > 1
-        ):
+        if view_before.stock_size == 0 and not view_before.rules.can_reshuffle(view_before.discard_size):
             return f"{name} {verb('call')} for a card from the empty stock."
         return f"{name} {verb('draw')} from the stock."
     if isinstance(action, TakeDiscard):
@@ -97,7 +103,8 @@ def move_text(name: str, view_before: SeatView, action, *, you: bool = False) ->
         return f"{name} {verb('spread')} {' '.join(c.label for c in action.cards)}."
     if isinstance(action, Hit):
         owner = view_before.players[view_before.spreads[action.spread].owner]
-        return f"{name} {verb('hit')} {action.card.label} on spread {action.spread + 1} ({owner}'s)."
+        whose = "yours" if owner == "You" else f"{owner}'s"
+        return f"{name} {verb('hit')} {action.card.label} on spread {action.spread + 1} ({whose})."
     if isinstance(action, Discard):
         return f"{name} {verb('discard')} {action.card.label}."
     return f"{name}: {action}"
@@ -107,12 +114,15 @@ class TerminalGame:
     """A session of hands at one table, humans at the keyboard and computer players."""
 
     def __init__(self, rules: Rules, seats: list[str], *, stake: int = 1, seed: int | None = None,
-                 hands: int = 1, stdin: IO[str], stdout: IO[str]):
+                 hands: int | None = None, stdin: IO[str], stdout: IO[str]):
+        """`hands`: how many to play; None plays on until the player quits (one hand when
+        only computers sit at the table)."""
         self.rules = rules
         self.seats = seats
         self.names = seat_names(seats)
         self.stake = stake
-        self.hands = hands
+        self.human = HUMAN in seats
+        self.hands = hands if hands is not None or self.human else 1
         self.rng = random.Random(seed)
         self.stdin = stdin
         self.out = stdout
@@ -146,9 +156,15 @@ class TerminalGame:
     def run(self) -> int:
         try:
             dealer = self.cut()
-            for number in range(1, self.hands + 1):
+            number = 1
+            while True:
                 self.play_hand(number, dealer)
+                if self.hands is not None and number >= self.hands:
+                    break
+                if self.human:
+                    self.pause()
                 dealer = next_dealer(dealer, len(self.seats))
+                number += 1
         except EndOfInput:
             self.say("")
             self.say("End of input: leaving the table.")
@@ -170,8 +186,10 @@ class TerminalGame:
 
     def play_hand(self, number: int, dealer: int) -> None:
         game = Game.deal(self.rules, self.names, dealer, rng=self.rng, stake=self.stake)
+        self.drawn = None
         self.say("")
-        self.say(f"=== Hand {number} of {self.hands}: {self.names[dealer]} {self.verb(dealer, 'deal')} "
+        of = f" of {self.hands}" if self.hands is not None else ""
+        self.say(f"=== Hand {number}{of}: {self.names[dealer]} {self.verb(dealer, 'deal')} "
                  f"({self.rules.closest_preset()}, stake {self.stake}) ===")
         while game.outcome is None:
             seat = game.turn
@@ -183,15 +201,36 @@ class TerminalGame:
                 if isinstance(action, Draw) and game.outcome is None:
                     drawn = [c for c in game.view(seat).hand if c not in view.hand]
                     if drawn:
-                        self.say(f"You get {drawn[0].label}.")
+                        self.say(f"You drew {drawn[0].label}.")
+                        self.drawn = drawn[0]
                 continue
             action = self.bots[seat].choose(view)
             self.say(move_text(self.names[seat], view, action))
             game.apply(seat, action)
         self.showdown(game)
 
+    drawn = None  # the card the human just drew, marked in the hand until the turn ends
+
+    def pause(self) -> None:
+        """Wait at the showdown until the player is ready for the next hand."""
+        answer = self.ask("Press Enter for the next hand (q to leave): ")
+        if answer.lower() in ("q", "quit", "exit"):
+            raise Quit
+
+    def confirm_drop(self, view: SeatView) -> bool:
+        answer = self.ask(f"Drop with a count of {view.count}? Anyone with {view.count} or less catches you. "
+                          "Type y to drop, anything else to choose again: ")
+        return answer.lower() in ("y", "yes")
+
+    hinted = False  # the first-hand hint is shown once a session
+
     def human_turn(self, view: SeatView):
+        if view.phase == "start":
+            self.drawn = None
         self.show_table(view)
+        if not self.hinted:
+            self.say(first_hand_hint(self.rules) + " Type help for the rules.")
+            self.hinted = True
         legal = list(view.legal_actions)
         lays = [a for a in legal if not isinstance(a, Discard)]
         discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: a.card.sort_key)
@@ -202,12 +241,21 @@ class TerminalGame:
         for i, action in enumerate(legal, 1):
             self.say(f"  {i}) {action_text(view, action)}")
         while True:
-            answer = self.ask(f"Choose 1-{len(legal)} (q to quit): ")
+            answer = self.ask(f"Choose 1-{len(legal)} (help for the rules, q to quit): ")
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
+            if answer.lower() in ("help", "h", "?"):
+                self.say("")
+                self.say(help_text(self.rules, stake=self.stake, markdown=False))
+                self.say("")
+                continue
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return legal[int(answer) - 1]
-            self.say(f"'{answer}' is not a choice: type a number from 1 to {len(legal)}, or q to quit.")
+                action = legal[int(answer) - 1]
+                if isinstance(action, Drop) and not self.confirm_drop(view):
+                    self.say("Not dropping.")
+                    continue
+                return action
+            self.say(f"'{answer}' is not a choice: type a number from 1 to {len(legal)}, help, or q to quit.")
 
     def show_table(self, view: SeatView) -> None:
         self.say("")
@@ -218,12 +266,13 @@ class TerminalGame:
         else:
             self.say("  No spreads yet.")
         top = view.discard_top.label if view.discard_top else "(empty)"
-        self.say(f"  Discard pile: {top} on top ({view.discard_size} card(s))   Stock: {view.stock_size} card(s)")
+        self.say(f"  Discard pile: {top} on top ({plural(view.discard_size, 'card')})   "
+                 f"Stock: {plural(view.stock_size, 'card')}")
         others = []
         for s, name in enumerate(view.players):
             if s == view.seat:
                 continue
-            note = f"{name}: {view.hand_sizes[s]} card(s)"
+            note = f"{name}: {plural(view.hand_sizes[s], 'card')}"
             if view.rules.waiting and view.waits[s]:
                 note += f", waiting {view.waits[s]}"
             others.append(note)
@@ -233,17 +282,28 @@ class TerminalGame:
             if view.drop_blocked:
                 self.say(f"  You are waiting: no drop this turn{f' (then {more} more)' if more else ''}.")
             else:
-                self.say(f"  You are waiting: no drop on your next {more} turn(s).")
-        self.say(f"Your hand: {cards_text(view.hand)}   count {count(view.hand)}")
+                self.say(f"  You are waiting: no drop on your next {plural(more, 'turn')}.")
+        drawn = f"   (you drew {self.drawn.label})" if self.drawn in view.hand else ""
+        self.say(f"Your hand: {cards_text(view.hand)}   count {count(view.hand)}{drawn}")
 
     def showdown(self, game: Game) -> None:
         out = game.outcome
         self.say("")
         what = ENDINGS.get(out.kind, out.kind)
+        if out.kind == "draw":
+            if self.rules.stock_out == "dead_hand":
+                what = "an empty stock: a dead hand, nobody pays"
+            else:
+                low = min(out.counts)
+                tied = [self.names[s] for s, c in enumerate(out.counts) if c == low]
+                what = (f"an empty stock with a tie for the lowest count ({', '.join(tied[:-1])} and {tied[-1]}, "
+                        f"{low}): nobody pays")
         if out.dropper is not None:
-            what += f" by {self.names[out.dropper]}"
-        winners = ", ".join(self.names[s] for s in out.winners) or "nobody"
-        self.say(f"--- Showdown: {what}; winner(s): {winners} ---")
+            dropper = self.names[out.dropper]
+            what += f" by {'you' if dropper == 'You' else dropper}"
+        winners = [self.names[s] for s in out.winners]
+        who = f"winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}" if winners else "nobody wins"
+        self.say(f"--- Showdown: {what}; {who} ---")
         width = max(len(n) for n in self.names)
         for s, name in enumerate(self.names):
             self.say(f"  {name:<{width}}  {cards_text(game.hands[s]):<28} count {out.counts[s]:>2}   "

@@ -1,0 +1,107 @@
+"""What `/tonk stats player`, `/tonk stats server`, `/tonk top` and `/tonk season` do.
+
+The cog declares the commands (cogs/tonk.py) and calls these functions, which
+ask ``bot.stats`` for the figures and answer with the embeds of
+``stats_render`` (and the chart of ``stats_chart``). Refusals raise
+``UserError`` before anything is sent, so the cog's error handler answers them
+ephemerally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+
+import discord
+from discord import app_commands
+
+from bot.errors import UserError
+from bot.stats import CHART_BY, StatsService, account_of_user
+from bot.store import PlayerRef
+
+from cogs import stats_chart, stats_render
+
+CHART_CHOICES = [app_commands.Choice(name="by season", value="season"),
+                 app_commands.Choice(name="by opponent", value="opponent"),
+                 app_commands.Choice(name="no chart", value="none")]
+CATEGORY_CHOICES = [app_commands.Choice(name=words, value=category)
+                    for category, words in stats_render.CATEGORY_WORDS.items()]
+
+
+def _server_name(interaction: discord.Interaction) -> str:
+    return interaction.guild.name if interaction.guild else "this server"
+
+
+def _guild_id(interaction: discord.Interaction) -> int:
+    assert interaction.guild_id is not None  # the commands are guild_only
+    return interaction.guild_id
+
+
+def _computer_account(text: str) -> tuple[str, str]:
+    """(account, name) of a computer player picked from the list or typed by name."""
+    text = text.strip()
+    try:
+        ref = PlayerRef(text, text.removeprefix("cpu:")) if text.startswith("cpu:") else PlayerRef.computer(text)
+    except ValueError:
+        raise UserError(f"{text!r} is not a computer player's name.") from None
+    return ref.account, ref.display_name
+
+
+async def player(stats: StatsService, interaction: discord.Interaction, *, player: discord.Member | None,
+                 computer: str | None, season: int | None, chart: str) -> None:
+    if player is not None and computer is not None:
+        raise UserError("Pick a member or a computer player, not both.")
+    if computer is not None:
+        account, name = _computer_account(computer)
+    else:
+        member = player or interaction.user
+        account, name = account_of_user(member.id), member.display_name
+    guild_id, server = _guild_id(interaction), _server_name(interaction)
+    report = await stats.player(guild_id=guild_id, account=account, season=season, name=name)
+    if chart not in CHART_BY:
+        await interaction.response.send_message(embed=stats_render.player_embed(report, server=server))
+        return
+    data = await stats.chart(guild_id=guild_id, account=account, by=chart, name=report.stats.display_name)
+    png = await asyncio.to_thread(stats_chart.balance_png, data, server=server)
+    await interaction.response.send_message(
+        embed=stats_render.player_embed(report, server=server, chart=True),
+        file=discord.File(io.BytesIO(png), filename=stats_render.CHART_FILENAME),
+    )
+
+
+async def computer_choices(stats: StatsService, interaction: discord.Interaction,
+                           current: str) -> list[app_commands.Choice[str]]:
+    if interaction.guild_id is None:
+        return []
+    computers = await stats.computers(guild_id=interaction.guild_id)
+    wanted = current.strip().lower()
+    return [app_commands.Choice(name=name[:100], value=account[:100])
+            for account, name in computers if wanted in name.lower()][:25]
+
+
+async def season_choices(stats: StatsService, interaction: discord.Interaction,
+                         current: int | str | None) -> list[app_commands.Choice[int]]:
+    """The server's seasons, newest first, named: what `season:` offers while typing."""
+    if interaction.guild_id is None:
+        return []
+    typed = str(current or "").strip().lower()
+    return [app_commands.Choice(name=str(label)[:100], value=label.number)
+            for label in await stats.seasons(guild_id=interaction.guild_id)
+            if typed in str(label).lower() or typed == str(label.number)][:25]
+
+
+async def server(stats: StatsService, interaction: discord.Interaction, *, season: int | None) -> None:
+    report = await stats.server(guild_id=_guild_id(interaction), season=season)
+    await interaction.response.send_message(embed=stats_render.server_embed(report, server=_server_name(interaction)))
+
+
+async def top(stats: StatsService, interaction: discord.Interaction, *, category: str, season: int | None,
+              min_hands: int) -> None:
+    report = await stats.top(guild_id=_guild_id(interaction), category=category, season=season,
+                             account=account_of_user(interaction.user.id), min_hands=min_hands)
+    await interaction.response.send_message(embed=stats_render.top_embed(report, server=_server_name(interaction)))
+
+
+async def name_season(stats: StatsService, interaction: discord.Interaction, *, name: str, number: int | None) -> None:
+    label = await stats.name_season(guild_id=_guild_id(interaction), name=name, season=number)
+    await interaction.response.send_message(f"{label}: named.")

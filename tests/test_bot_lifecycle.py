@@ -1,0 +1,97 @@
+"""The bot across restarts and stops: turn pings sent once and cleaned up, a prompt exit."""
+
+import asyncio
+import socket
+import time
+
+from e2e_helpers import ack, bot_env, deal_until_in_play, play_simple_turn, turn_name
+from test_bot_e2e import open_table, start_bot, start_table
+
+
+def black_hole(port: int = 0) -> socket.socket:
+    """A listening socket that never accepts: connections to it hang, nothing ever answers."""
+    hole = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    hole.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    hole.bind(("127.0.0.1", port))
+    hole.listen(64)
+    return hole
+
+
+async def stop_promptly(process) -> int:
+    """SIGTERM the bot; it must be gone within 15 s. Returns its exit status."""
+    began = time.monotonic()
+    code = await process.stop(timeout=60)
+    took = time.monotonic() - began
+    assert took < 15, f"the bot took {took:.1f}s to stop"
+    return code
+
+
+def pings(fake) -> list:
+    """The turn pings anyone in the channel sees now."""
+    return [m for m in fake.visible("dave") if "your turn at the Tonk table" in m.content]
+
+
+async def test_a_restart_neither_pings_twice_nor_leaves_old_pings_and_end_removes_the_last(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    process = await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    first_name = turn_name(table)
+    first = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the turn ping")
+    assert str(fake.user(first_name.lower()).id) in first.content
+    edits = table.edits
+    await process.stop()
+    await process.start()
+    # the restarted bot redraws the table; the turn is the same, so it must not ping again
+    await fake.wait_for(lambda: table.edits > edits, timeout=10, what="the table redrawn after the restart")
+    await play_simple_turn(fake, first_name.lower(), table)
+    await fake.wait_for(lambda: turn_name(table) not in (None, first_name) or "Next hand" in table.text,
+                        timeout=10, what="the turn to pass")
+    if turn_name(table) is not None:
+        second = turn_name(table)
+        await fake.wait_for(lambda: [str(fake.user(second.lower()).id) in m.content for m in pings(fake)] == [True],
+                            timeout=10, what="one ping, for the next player only")
+    else:
+        await fake.wait_for(lambda: pings(fake) == [], timeout=10, what="no ping after the hand")
+    assert first not in pings(fake)
+    sent = await fake.slash("alice", "tonk", "tonk end")
+    await ack(sent)
+    await fake.wait_for(lambda: "closed" in table.text and pings(fake) == [], timeout=10,
+                        what="/tonk end to remove the last ping")
+
+
+async def test_sigterm_while_discord_is_unreachable_exits_promptly(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    process = await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    port = fake.port
+    await fake.stop()  # Discord is gone: the gateway drops ...
+    hole = black_hole(port)  # ... and its address swallows connections without ever answering
+    try:
+        await asyncio.sleep(2.0)  # the bot notices and tries to reconnect: its requests hang
+        code = await stop_promptly(process)
+    finally:
+        hole.close()
+    assert code == 0, process.output()[-2000:]
+
+
+async def test_sigterm_while_discord_never_answers_at_start_exits_promptly_and_cleanly(
+        fake_discord, bot_process, tmp_path):
+    hole = black_hole()
+    port = hole.getsockname()[1]
+    try:
+        process = bot_process(env=bot_env(tmp_path, DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+                                          DISCORD_GATEWAY_URL=f"ws://127.0.0.1:{port}/gateway"))
+        await process.start(wait=False)
+        for _ in range(300):  # until it is logging in: that request hangs
+            if "logging in" in process.output():
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
+        code = await stop_promptly(process)
+    finally:
+        hole.close()
+    assert code == 0 and "Traceback" not in process.output(), process.output()[-3000:]
