@@ -625,3 +625,15 @@ def test_slap_preset_opens_slap_windows():
 def test_high_faces_counts_faces_by_rank():
     game = deal(["Kc Qd Jh 2c 3c", "4c 4d 5h 6s 7s"], rules=preset("high faces"))
     assert game.counts() == [41, 26]
+
+
+def test_a_copy_of_a_house_game_is_independent():
+    game = deal(SLAP_HANDS, stock="Qs 2s 3s", upcard="Jd", rules=rules_of(slap="next_player_first", jokers=1,
+                                                                        wild_cards="jokers"))
+    play(game, *SLAP_OPEN, (2, Slap(0)))
+    twin = game.copy()
+    assert type(twin) is HouseGame and snapshot(twin) == snapshot(game)
+    play(twin, (1, Slap(0)), (1, DRAW))
+    assert game.phase == SLAP_DISCARD and game.pending is not None and len(game.log) == 4
+    play(game, (2, Discard(C("Jh"))))
+    assert twin.hands[2] != game.hands[2]
