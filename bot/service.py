@@ -17,17 +17,18 @@ import secrets
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Action, Discard, Hit, Rules, RulesError, Spread, action_from_record
+from engine.help import first_hand_hint
 
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, current_season, get_guild_settings,
-                       get_open_table_in_channel, get_table, hand_record, list_open_tables, player_standing,
-                       recent_hands, record_finished_hand, save_table, standings, start_new_season,
-                       update_guild_settings, write_transaction)
+                       get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
+                       player_standing, recent_hands, record_finished_hand, save_table, standings,
+                       start_new_season, update_guild_settings, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,18 @@ class Person:
     is_admin: bool = False
     guild_id: int | None = None
     """The server the click came from; a table of another server is refused."""
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """The house rules in force where someone asks: the table in this channel's, else the server's."""
+
+    rules: Rules
+    """With the table's (or server's) scoring mode, which may differ from its preset's."""
+    stake: int
+    title: str
+    table_id: int | None = None
+    """The open table in the channel, if there is one."""
 
 
 def table_of(row: LiveTable, game=None) -> Table:
@@ -69,6 +82,8 @@ class TableService:
         """The newest saved table of each open table. Tables are immutable and this process
         makes every write, so a click needs no read; a stale save is still refused by version."""
         self.listeners: list[Listener] = []
+        self._played: set[tuple[int, int]] = set()
+        """(server, user) known to have a stored hand: past their first hand for good."""
 
     # ------------------------------------------------------------------ loading, saving, publishing
 
@@ -260,26 +275,50 @@ class TableService:
     async def close_idle_lobby(self, table_id: int, idle_seconds: float) -> Table:
         return await self.operate(table_id, None, lambda t: t.close_idle(self._clock(), idle_seconds))
 
+    async def first_hand_hint(self, table: Table, user_id: int) -> str | None:
+        """The one-line hint for a player's first hand: shown while they have no stored hand on
+        this server (so through the whole of their first hand, and never again)."""
+        key = (table.guild_id, user_id)
+        if key in self._played:
+            return None
+        async with self.db.sessions() as session:
+            played = await has_played(session, guild_id=table.guild_id, account=PlayerRef.human(user_id, "me").account)
+        if played:
+            self._played.add(key)
+            return None
+        return first_hand_hint(table.rules)
+
     # ------------------------------------------------------------------ the server's settings, ledger, history
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self.db.sessions() as session:
             return await get_guild_settings(session, guild_id=guild_id)
 
-    async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
-        """The rules of the table in this channel, else of this server, else the standard game."""
+    async def pictures_enabled(self, guild_id: int) -> bool:
+        """Whether this server shows tables and hands as pictures (a server setting, on by default)."""
+        return (await self.guild_settings(guild_id)).pictures
+
+    async def house(self, guild_id: int | None, channel_id: int | None) -> House:
+        """The house rules of the table in this channel, else of this server, else the standard game."""
         table = await self.open_in_channel(channel_id) if guild_id and channel_id else None
         if table is not None:
-            return table.rules, f"House rules at table {table.id}"
+            return House(replace(table.rules, scoring=table.scoring.value), table.stake,
+                         f"House rules at table {table.id}", table.id)
         if guild_id:
-            return Rules.from_dict((await self.guild_settings(guild_id)).rules), "This server's house rules"
-        return Rules(), "This server's house rules"
+            settings = await self.guild_settings(guild_id)
+            rules = replace(Rules.from_dict(settings.rules), scoring=settings.scoring_mode)
+            return House(rules, settings.stake, "This server's house rules")
+        return House(Rules(), 1, "This server's house rules")
+
+    async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
+        house = await self.house(guild_id, channel_id)
+        return house.rules, house.title
 
     async def update_settings(self, guild_id: int, *, preset: str | None = None, stake: int | None = None,
                               scoring: str | None = None, turn_timer: int | None = None,
                               allow_channel: int | None = None, disallow_channel: int | None = None,
-                              all_channels: bool = False, new_season: bool = False
-                              ) -> tuple[GuildSettings, list[str]]:
+                              all_channels: bool = False, new_season: bool = False,
+                              pictures: bool | None = None) -> tuple[GuildSettings, list[str]]:
         """Change the server's defaults; the channel allow-list keeps at least one channel (or all)."""
         notes = []
         async with self.db.sessions() as session:
@@ -293,6 +332,8 @@ class TableService:
                 changes["scoring_mode"] = Scoring(scoring).value
             if turn_timer is not None:
                 changes["turn_timer_seconds"] = turn_timer
+            if pictures is not None:
+                changes["pictures"] = pictures
             channels = list(current.table_channel_ids or [])
             if all_channels:
                 channels = []
@@ -370,4 +411,4 @@ def parse_action(verb: str, arg: str | None) -> Action:
         raise UserError("That choice is not a play I know.") from None
 
 
-__all__ = ["Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]
+__all__ = ["House", "Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]

@@ -94,6 +94,24 @@ class TonkSelect(_ClickItem, discord.ui.DynamicItem[discord.ui.Select], template
         await _route(interaction, Click(self.table_id, self.verb, self.version, values))
 
 
+RULES_HERE = f"{PREFIX}:rules-here"
+"""The help's button: the rules of whatever table is in the channel when it is clicked."""
+
+
+class RulesHereButton(discord.ui.DynamicItem[discord.ui.Button], template=RULES_HERE):
+    def __init__(self, label: str = "Rules of the table here") -> None:
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=RULES_HERE))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /):
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: TonkCog = interaction.client.get_cog("Tonk")  # type: ignore[union-attr,assignment]
+        await cog.on_rules_here(interaction)
+
+
 def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.secondary,
            version: int | None = None, row: int | None = None, disabled: bool = False,
            emoji: str | None = None) -> TonkButton:

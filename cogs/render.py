@@ -17,7 +17,7 @@ from bot.table import OutcomeKind, PublicTable, Scoring, SeatKind, Status
 from engine import Discard, Hit, Rules, SeatView, Spread, sorted_hand
 from engine.view import PublicEvent, PublicSpread
 
-from cogs.components import Verb, button, menu, view_of
+from cogs.components import RulesHereButton, Verb, button, menu, view_of
 
 COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAY = discord.Colour.green()
@@ -229,9 +229,10 @@ def showdown_text(table: PublicTable) -> str:
 # ---------------------------------------------------------------------------- a private hand
 
 def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int, away: bool = False,
-                 note: str | None = None) -> dict[str, Any]:
+                 note: str | None = None, hint: str | None = None) -> dict[str, Any]:
     """The ephemeral message with one player's cards and the plays legal right now, built only
-    from what that seat may see (the engine's `SeatView`)."""
+    from what that seat may see (the engine's `SeatView`). `hint`: the service's line for a
+    player's first hand, if this is it."""
     t = table_id
     hand = sorted_hand(view.hand)
     embed = discord.Embed(title="Your hand", description=f"# {cards_text(hand)}\nCount **{view.count}**",
@@ -257,6 +258,8 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     if note:
         status = f"{note}\n{status}"
     embed.add_field(name="Now", value=status[:1024], inline=False)
+    if hint:
+        embed.add_field(name="New to Tonk?", value=f"{hint} /tonk help teaches the rest."[:1024], inline=False)
     embed.set_footer(text=f"table {t} · hand {hand_number} · only you can see this")
     items: list[discord.ui.Item[Any]] = []
     verbs = {a.verb for a in legal}
@@ -299,6 +302,17 @@ def rules_embed(rules: Rules, title: str) -> discord.Embed:
     return embed
 
 
+def help_message(sections: list[tuple[str, str]], where: str) -> dict[str, Any]:
+    """`/tonk help`: the lesson (engine/help.py's sections, one field each) and the button to
+    the rules of the table in this channel."""
+    embed = discord.Embed(title="Tonk in two minutes", colour=COLOUR_LOBBY,
+                          description=f"{where}. Cards: A = 1, 2–10 face value, J Q K = 10; low count is good.")
+    for heading, body in sections[:25]:
+        embed.add_field(name=heading[:256], value=body[:1024], inline=False)
+    embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")
+    return {"embed": embed, "view": view_of(RulesHereButton())}
+
+
 def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str) -> discord.Embed:
     pushups = mode == "pushups"
     title = f"Tonk ledger · {guild_name} · season {season} · {'push-ups' if pushups else 'stakes'}"
@@ -338,5 +352,6 @@ def settings_embed(settings, notes: list[str]) -> discord.Embed:
     embed.add_field(name="Stake", value=str(settings.stake), inline=True)
     embed.add_field(name="Scoring", value=settings.scoring_mode, inline=True)
     embed.add_field(name="Turn timer", value=f"{settings.turn_timer_seconds} s", inline=True)
+    embed.add_field(name="Pictures", value="on" if settings.pictures else "off (text only)", inline=True)
     embed.add_field(name="Tables allowed in", value=where, inline=False)
     return embed

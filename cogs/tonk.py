@@ -22,9 +22,10 @@ from bot.service import Person, TableService
 from bot.stats import StatsService
 from bot.table import Level, Scoring, Table
 from engine import PRESET_NAMES, Rules, TonkError
+from engine.help import help_sections
 
 from cogs import render, stats_commands
-from cogs.components import PLAYS, Click, TonkButton, TonkSelect, Verb
+from cogs.components import PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,32 @@ TABLE_CALLS: dict[Verb, TableCall] = {
     Verb.BACK: lambda s, t, p, c: s.back(t, p),
 }
 """Clicks on the shared table message: verb to service call; the reply edits that message."""
+
+
+TABLE_PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",  # the turn pings
+    "embed_links": "Embed Links",  # the table, the lobby and the hands are embeds
+}
+"""What the bot needs in a channel to keep a table alive there (the table message is the
+command's reply, but its later edits and the turn pings go through the channel)."""
+PICTURE_PERMISSIONS = {"attach_files": "Attach Files"}
+"""And to show the table as a picture, when the server has pictures on."""
+
+
+def missing_permissions(permissions: discord.Permissions, *, pictures: bool, thread: bool = False) -> list[str]:
+    """The names of the permissions a table needs here that `permissions` lacks."""
+    needed = dict(TABLE_PERMISSIONS)
+    if thread:  # in a thread, Send Messages in Threads is what lets the bot post
+        needed.pop("send_messages")
+        needed["send_messages_in_threads"] = "Send Messages in Threads"
+    if pictures:
+        needed.update(PICTURE_PERMISSIONS)
+    return [name for flag, name in needed.items() if not getattr(permissions, flag)]
+
+
+def and_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def person_of(interaction: discord.Interaction) -> Person:
@@ -123,6 +150,15 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                   hand_size: int | None = None, computers: app_commands.Range[int, 0, 5] = 0,
                   level: str = "normal") -> None:
+        missing = missing_permissions(
+            interaction.app_permissions, pictures=await self.service.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
+            thread=isinstance(interaction.channel, discord.Thread))
+        if missing:
+            raise UserError(f"I can't keep a table going in this channel: I lack {and_list(missing)} here. "
+                            "Ask someone who manages the server to allow me that in this channel's permissions, "
+                            "then /tonk new again."
+                            + (" (Attach Files is for the table pictures: instead, a manager may turn them off "
+                               "with /tonk settings pictures:False.)" if missing == ["Attach Files"] else ""))
         table = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
@@ -164,6 +200,28 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         else:
             rules, title = await self.service.house_rules(interaction.guild_id, interaction.channel_id)
         await interaction.response.send_message(embed=render.rules_embed(rules, title), ephemeral=True)
+
+    # ------------------------------------------------------------------ /tonk help
+
+    @app_commands.command(name="help", description="Learn Tonk in two minutes, under the house rules here")
+    async def help(self, interaction: discord.Interaction) -> None:
+        house = await self.service.house(interaction.guild_id, interaction.channel_id)
+        where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
+                 else "Under this server's default rules")
+        sections = help_sections(house.rules, stake=house.stake)
+        await interaction.response.send_message(**render.help_message(sections, where), ephemeral=True)
+
+    async def on_rules_here(self, interaction: discord.Interaction) -> None:
+        """The help's button: the rules of the table in this channel as it is now."""
+        try:
+            house = await self.service.house(interaction.guild_id, interaction.channel_id)
+            if house.table_id is None:
+                raise UserError("There is no table in this channel: /tonk new opens one, "
+                                "and /tonk rules shows this server's house rules.")
+            await interaction.response.send_message(embed=render.rules_embed(house.rules, house.title),
+                                                    ephemeral=True)
+        except Exception as exc:
+            await self.report_error(interaction, exc)
 
     # ------------------------------------------------------------------ /tonk ledger
 
@@ -271,6 +329,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
         disallow_channel="Stop this channel hosting tables", all_channels="Let every channel host tables",
         new_season="Archive the ledger and start a new season",
+        pictures="Show tables and hands as pictures (off: text only)",
     )
     @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
@@ -278,14 +337,15 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                        turn_timer: app_commands.Range[int, 3, 3600] | None = None,
                        allow_channel: discord.TextChannel | None = None,
                        disallow_channel: discord.TextChannel | None = None,
-                       all_channels: bool = False, new_season: bool = False) -> None:
+                       all_channels: bool = False, new_season: bool = False,
+                       pictures: bool | None = None) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
         current, notes = await self.service.update_settings(
             guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
             allow_channel=allow_channel.id if allow_channel else None,
             disallow_channel=disallow_channel.id if disallow_channel else None,
-            all_channels=all_channels, new_season=new_season)
+            all_channels=all_channels, new_season=new_season, pictures=pictures)
         self.live.settings_changed(guild_id)
         await interaction.response.send_message(embed=render.settings_embed(current, notes), ephemeral=True)
 
@@ -319,7 +379,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         table = await self.service.act(click.table_id, person, click.verb, arg, moves=click.version)
         # the play is saved and published: the table message shows it even if this reply fails
         note = "Done." if table.game is None or table.game.over else None
-        await interaction.response.edit_message(**self._hand(table, table.seat_required(person.user_id), note))
+        await interaction.response.edit_message(**await self._hand(table, table.seat_required(person.user_id), note))
 
     async def _table_call(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
@@ -339,22 +399,22 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             raise UserError("You are not seated at this table: only its players have a hand.")
         if table.game is None:
             raise UserError("No hand has been dealt at this table yet.")
-        message = self._hand(table, seat, note)
+        message = await self._hand(table, seat, note)
         if edit:
             await interaction.response.edit_message(**message)
         else:
             await interaction.response.send_message(**message, ephemeral=True)
 
-    @staticmethod
-    def _hand(table: Table, seat: int, note: str | None) -> dict:
+    async def _hand(self, table: Table, seat: int, note: str | None) -> dict:
+        hint = await self.service.first_hand_hint(table, table.seats[seat].user_id)  # type: ignore[arg-type]
         return render.hand_message(table.seat_view(seat), table_id=table.id, hand_number=table.hand_number,
-                                   moves=table.moves, away=table.seats[seat].away, note=note)
+                                   moves=table.moves, away=table.seats[seat].away, note=note, hint=hint)
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(TonkButton, TonkSelect)
+    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
     await bot.add_cog(TonkCog(bot))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(TonkButton, TonkSelect)
+    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton)

@@ -414,3 +414,27 @@ async def test_allow_violations_marker_skips_the_teardown_check(
     await fake_discord.slash("alice", "tonk", "fd double")
     await fake_discord.wait_for(lambda: testbot.errors)
     assert [v.kind for v in fake_discord.violations] == ["double_ack"]
+
+
+def test_channel_overwrites_resolve_in_discords_order() -> None:
+    from fakediscord import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL
+
+    fake = FakeDiscord.tonk_hall()
+    guild, channel = fake.guild, fake.guild.channel("tonk")
+    alice, admin, bot = guild.member("alice"), guild.member("admin"), guild.members[fake.bot_user.id]
+    assert channel.permissions_for(alice) == alice.permissions  # no overwrites: the guild's
+    # @everyone denies sending; the Moderators role allows it back; alice's own overwrite wins over both
+    channel.set_permissions(guild.everyone, deny=SEND_MESSAGES)
+    channel.set_permissions(guild.role("Moderators"), allow=SEND_MESSAGES)
+    assert not channel.permissions_for(alice) & SEND_MESSAGES
+    assert channel.permissions_for(admin) & SEND_MESSAGES
+    # no Send Messages takes Embed Links and Attach Files with it
+    assert not channel.permissions_for(alice) & (EMBED_LINKS | ATTACH_FILES)
+    channel.set_permissions(alice, allow=SEND_MESSAGES)
+    assert channel.permissions_for(alice) & (SEND_MESSAGES | EMBED_LINKS) == SEND_MESSAGES | EMBED_LINKS
+    # no View Channel, nothing at all; the owner keeps everything
+    channel.set_permissions(bot, deny=VIEW_CHANNEL)
+    assert channel.permissions_for(bot) == 0
+    assert channel.permissions_for(guild.member("owner")) == fake.guild.members[guild.owner_id].permissions
+    assert {o["id"] for o in channel.payload()["permission_overwrites"]} == {
+        str(guild.everyone.id), str(guild.role("Moderators").id), str(alice.id), str(bot.id)}

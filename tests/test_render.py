@@ -110,3 +110,18 @@ def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
         shown = _shown(render.table_message(table.public()))
         assert all(c.label in shown for h in table.game.hands for c in h)  # the showdown shows every hand
         table, _ = table.next_hand(1, rng)
+
+
+@pytest.mark.parametrize("scoring", ["stakes", "pushups"])
+async def test_the_help_fits_one_embed_for_every_preset(scoring):
+    from dataclasses import replace
+
+    from engine import PRESET_NAMES, Rules
+    from engine.help import help_sections
+
+    for name in PRESET_NAMES:
+        rules = replace(Rules.preset(name), scoring=scoring)
+        message = render.help_message(help_sections(rules, stake=1000), "Under the house rules of table 99 here")
+        check_limits(message)
+        assert len(message["embed"]) <= 6000  # Discord's total for an embed
+        assert [f.name for f in message["embed"].fields][0] == "Goal"

@@ -265,3 +265,34 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
     assert labels == ["Next hand", "Leave"]
     view = await service.next_hand(view.id, BOB)
     assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]
+
+
+async def test_pictures_are_on_until_a_server_turns_them_off(db):
+    service = TableService(db, rng=random.Random(1))
+    assert await service.pictures_enabled(5) is True
+    settings, _ = await service.update_settings(5, pictures=False)
+    assert settings.pictures is False and await service.pictures_enabled(5) is False
+    assert await service.pictures_enabled(6) is True  # another server keeps its own
+    settings, _ = await service.update_settings(5, stake=3)  # other changes leave it alone
+    assert (settings.stake, settings.pictures) == (3, False)
+    await service.update_settings(5, pictures=True)
+    assert await service.pictures_enabled(5) is True
+
+
+async def test_the_first_hand_hint_lasts_until_a_players_first_hand_is_stored_on_this_server(db):
+    service = TableService(db, rng=random.Random(4))
+    lobby = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE)
+    hint = await service.first_hand_hint(lobby, ALICE.user_id)
+    assert hint is not None and hint.startswith("First hand?")
+    view = await service.join(lobby.id, BOB)
+    view = await service.start(view.id, ALICE)
+    if view.status is Status.PLAYING:  # the first hand is under way: still the first
+        assert await service.first_hand_hint(view, BOB.user_id) == hint
+        view = await service.act(view.id, [ALICE, BOB][view.game.turn], "drop")
+    assert view.status is Status.BETWEEN_HANDS
+    # stored: no hint for either player again, even in a fresh service (nothing cached)
+    assert await service.first_hand_hint(view, ALICE.user_id) is None
+    assert await TableService(db).first_hand_hint(view, BOB.user_id) is None
+    assert await service.first_hand_hint(view, EVE.user_id) == hint  # never played here
+    elsewhere = await service.open_table(guild_id=GUILD + 1, channel_id=CHANNEL + 1, host=ALICE)
+    assert await service.first_hand_hint(elsewhere, ALICE.user_id) is not None  # another server: new again

@@ -168,7 +168,7 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
     record = build_v1_database(path)
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
-        assert await schema_version(database.engine) == LATEST_VERSION == 3
+        assert await schema_version(database.engine) == LATEST_VERSION == 4
         async with database.engine.connect() as connection:
             # version 3 fills in what the stats read from the hands already stored
             rules = (await connection.exec_driver_sql("SELECT house_rules FROM hands")).scalar()
@@ -185,6 +185,7 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
             settings = await get_guild_settings(session, guild_id=7)
             assert (settings.rules, settings.stake, settings.scoring_mode) == ({"preset": "seattle", "jokers": 2}, 5, "pushups")
             assert (settings.turn_timer_seconds, settings.table_channel_ids, settings.season) == (45, [70, 71], 1)
+            assert settings.pictures is True  # version 4: a server stored before keeps pictures on
 
             table = await get_open_table_in_channel(session, channel_id=70)
             assert (table.id, table.status, table.version, table.hand_number, table.dealer) == (1, "playing", 12, 3, 1)

@@ -11,7 +11,7 @@ async def test_a_new_server_gets_the_defaults_without_a_row(db):  # noqa: F811
         settings = await get_guild_settings(session, guild_id=1)
     assert (settings.rules, settings.stake, settings.scoring_mode) == ({"preset": "standard"}, 1, "stakes")
     assert (settings.turn_timer_seconds, settings.table_channel_ids, settings.season) == (90, None, 1)
-    assert settings.updated_at is None and settings.allows_channel(12345)
+    assert settings.updated_at is None and settings.allows_channel(12345) and settings.pictures is True
     async with db.engine.connect() as connection:
         assert (await connection.exec_driver_sql("SELECT COUNT(*) FROM guild_settings")).scalar() == 0
 
@@ -39,6 +39,17 @@ async def test_an_empty_channel_list_means_every_channel(db):  # noqa: F811
     assert cleared.table_channel_ids is None and cleared.allows_channel(99)
 
 
+async def test_pictures_turn_off_and_on_without_touching_the_rest(db):  # noqa: F811
+    async with db.sessions() as session:
+        await update_guild_settings(session, guild_id=1, stake=4)
+        off = await update_guild_settings(session, guild_id=1, pictures=False)
+        assert (off.pictures, off.stake) == (False, 4)
+        assert (await get_guild_settings(session, guild_id=1)).pictures is False
+        fresh = await update_guild_settings(session, guild_id=2, pictures=False)
+        assert (fresh.pictures, fresh.stake) == (False, 1)
+        assert (await update_guild_settings(session, guild_id=1, pictures=True)).pictures is True
+
+
 @pytest.mark.parametrize(
     "changes",
     [
@@ -49,6 +60,8 @@ async def test_an_empty_channel_list_means_every_channel(db):  # noqa: F811
         {"rules": {"hand_size": 7}},
         {"rules": ["standard"]},
         {"table_channel_ids": "123"},
+        {"pictures": 0},
+        {"pictures": "off"},
     ],
 )
 async def test_bad_settings_are_refused(db, changes):  # noqa: F811

@@ -28,7 +28,8 @@ from .errors import (
     TableNotFoundError,
 )
 from .guilds import UNSET, get_guild_settings, update_guild_settings
-from .hands import RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, recent_hands, record_finished_hand
+from .hands import (RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, has_played, recent_hands,
+                    record_finished_hand)
 from .ledger import (
     SeasonInfo,
     Standing,
@@ -86,6 +87,7 @@ from .tables import (
 from .transactions import read_transaction, write_transaction
 
 __all__ = [
+    "has_played",
     "TOP_CATEGORIES",
     "BalancePoint",
     "Leaderboard",

@@ -31,6 +31,12 @@ def check_int(name: str, value: object, *, minimum: int | None = None) -> int:
     return value
 
 
+def check_bool(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
+    return value
+
+
 def check_stake(stake: object) -> int:
     return check_int("stake", stake, minimum=1)
 

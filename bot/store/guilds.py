@@ -1,7 +1,7 @@
 """Per-server settings: the defaults a new table starts from.
 
 A server with no row yet gets the defaults (standard rules, stake 1, stakes
-mode, 90 s turn timer, every channel); its row is written on the first update.
+mode, 90 s turn timer, every channel, pictures on); its row is written on the first update.
 """
 
 from collections.abc import Iterable
@@ -40,6 +40,7 @@ async def update_guild_settings(
     scoring_mode: str = UNSET,
     turn_timer_seconds: int = UNSET,
     table_channel_ids: Iterable[int] | None = UNSET,
+    pictures: bool = UNSET,
 ) -> GuildSettings:
     """Change the given settings (the others keep their value) and return them all.
 
@@ -56,6 +57,8 @@ async def update_guild_settings(
         changes["turn_timer_seconds"] = checks.check_int("turn timer seconds", turn_timer_seconds, minimum=1)
     if table_channel_ids is not UNSET:
         changes["table_channel_ids"] = checks.check_channel_ids(table_channel_ids)
+    if pictures is not UNSET:
+        changes["pictures"] = checks.check_bool("pictures", pictures)
     changes["updated_at"] = utcnow()
 
     defaults = GuildSettings(guild_id=guild_id)
@@ -67,6 +70,7 @@ async def update_guild_settings(
         "turn_timer_seconds": defaults.turn_timer_seconds,
         "table_channel_ids": defaults.table_channel_ids,
         "season": defaults.season,
+        "pictures": defaults.pictures,
         **changes,
     }
     statement = sqlite_insert(GuildSettings).values(row)

@@ -335,6 +335,14 @@ async def recent_hands(
     return summaries
 
 
+async def has_played(session: AsyncSession, *, guild_id: int, account: str) -> bool:
+    """Whether ``account`` sat at any stored hand on this server (any season)."""
+    statement = select(exists().where(
+        col(HandSeat.account) == account, col(HandSeat.hand_pk) == col(Hand.id), col(Hand.guild_id) == guild_id))
+    async with read_transaction(session):
+        return bool((await session.exec(statement)).one())
+
+
 async def get_hand(session: AsyncSession, *, guild_id: int, hand_id: str) -> Hand | None:
     """The stored hand (record, result, outcome, season...), if it was played on this server."""
     statement = select(Hand).where(Hand.hand_id == hand_id, Hand.guild_id == guild_id)

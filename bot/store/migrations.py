@@ -27,6 +27,8 @@ Versions:
        (see ``summaries.py``), ``season_names``, and an index of hand seats by
        account then hand (it replaces the one by account). The new columns and
        tables are filled in by replaying the hands already stored.
+    4. the server setting ``guild_settings.pictures`` (on for every server
+       already stored): whether tables and hands are shown as pictures.
 """
 
 import json
@@ -264,6 +266,11 @@ def _apply_v3(connection: Connection) -> None:
         )
 
 
+V4_DDL: tuple[str, ...] = (
+    "ALTER TABLE guild_settings ADD COLUMN pictures BOOLEAN NOT NULL DEFAULT 1 CHECK (pictures IN (0, 1))",
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Migration:
     version: int
@@ -283,6 +290,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "first schema", _run_all(V1_DDL)),
     Migration(2, "seasons: archive standings on reset", _run_all(V2_DDL)),
     Migration(3, "player stats: rules per hand, streaks, season names, indexes", _apply_v3),
+    Migration(4, "server setting: pictures on or off", _run_all(V4_DDL)),
 )
 LATEST_VERSION = MIGRATIONS[-1].version
 

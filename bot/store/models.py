@@ -73,6 +73,8 @@ class GuildSettings(SQLModel, table=True):
     """When the current season began; None for the first season (since the beginning)."""
     updated_at: datetime | None = Field(default=None, sa_type=UTCDateTime, nullable=False)
     """None only on the unsaved defaults that ``get_guild_settings`` returns for a new server."""
+    pictures: bool = Field(default=True)
+    """Show tables and hands as pictures (schema v4); off: text only."""
 
     def allows_channel(self, channel_id: int) -> bool:
         """Whether a table may be opened in this channel."""

@@ -15,8 +15,13 @@ from .interactions import CommandUnavailable, InteractionTimeout, Modal, SentInt
 from .limits import FormErrors
 from .model import (
     ADMINISTRATOR,
+    ATTACH_FILES,
     DEFAULT_MEMBER_PERMISSIONS,
+    EMBED_LINKS,
     MANAGE_GUILD,
+    READ_MESSAGE_HISTORY,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     Button,
     Clock,
     FakeAttachment,
@@ -26,6 +31,7 @@ from .model import (
     FakeMessage,
     FakeRole,
     FakeUser,
+    Overwrite,
     Select,
     SelectOption,
 )
@@ -36,6 +42,7 @@ from .server import BotNotConnected, FakeDiscord, LatencyStats, RequestRecord, V
 
 __all__ = [
     "ADMINISTRATOR",
+    "ATTACH_FILES",
     "BotNotConnected",
     "BotProcess",
     "Button",
@@ -43,6 +50,7 @@ __all__ = [
     "CommandUnavailable",
     "DEFAULT_MEMBER_PERMISSIONS",
     "DISCORD_DEFAULT_LIMITS",
+    "EMBED_LINKS",
     "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",
@@ -55,6 +63,9 @@ __all__ = [
     "InteractionTimeout",
     "LatencyStats",
     "MANAGE_GUILD",
+    "Overwrite",
+    "READ_MESSAGE_HISTORY",
+    "SEND_MESSAGES",
     "Modal",
     "RateLimitHit",
     "RateLimiter",
@@ -62,6 +73,7 @@ __all__ = [
     "Select",
     "SelectOption",
     "SentInteraction",
+    "VIEW_CHANNEL",
     "Violation",
     "endpoints_applied",
     "loopback_only",

@@ -138,7 +138,7 @@ def base_payload(
     guild = channel.guild
     assert guild is not None, "interactions are sent in guild channels"
     bot_member = guild.members.get(fake.bot_user.id)
-    app_permissions = bot_member.permissions if bot_member else 0
+    app_permissions = channel.permissions_for(bot_member) if bot_member else 0
     return {
         "id": str(interaction_id),
         "application_id": str(fake.application_id),
@@ -147,7 +147,7 @@ def base_payload(
         "guild_id": str(guild.id),
         "guild": {"id": str(guild.id), "locale": guild.locale, "features": []},
         "channel_id": str(channel.id),
-        "channel": channel.payload(permissions=member.permissions),
+        "channel": channel.payload(permissions=channel.permissions_for(member)),
         "member": member.payload(with_permissions=True),
         "token": token,
         "version": 1,

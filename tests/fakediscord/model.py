@@ -211,6 +211,19 @@ class FakeMember:
         return f"<FakeMember {self.name} id={self.id}>"
 
 
+@dataclass(frozen=True)
+class Overwrite:
+    """A channel's permission overwrite for one role (type 0) or one member (type 1)."""
+
+    id: int
+    type: int
+    allow: int = 0
+    deny: int = 0
+
+    def payload(self) -> dict[str, Any]:
+        return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
+
+
 @dataclass(eq=False)
 class FakeChannel:
     id: int
@@ -220,6 +233,37 @@ class FakeChannel:
     position: int = 0
     recipient: FakeUser | None = None  # for DMs
     messages: list[FakeMessage] = field(default_factory=list)
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+
+    def set_permissions(self, target: FakeRole | FakeMember, *, allow: int = 0, deny: int = 0) -> None:
+        """Overwrite `target`'s permissions in this channel (as a channel's settings do; no
+        CHANNEL_UPDATE is sent: interactions carry the resolved permissions, which is what bots read)."""
+        self.overwrites[target.id] = Overwrite(target.id, 1 if isinstance(target, FakeMember) else 0, allow, deny)
+
+    def permissions_for(self, member: FakeMember) -> int:
+        """`member`'s permissions here: Discord's order (@everyone's overwrite, the roles', the
+        member's own), with its implicit denials (no View Channel, nothing; no Send Messages,
+        no embeds or files)."""
+        value = member.permissions
+        if value == ALL_PERMISSIONS or self.guild is None:
+            return value
+        everyone = self.overwrites.get(self.guild.everyone.id)
+        if everyone is not None:
+            value = (value & ~everyone.deny) | everyone.allow
+        roles = [self.overwrites[r.id] for r in member.roles if r.id in self.overwrites]
+        deny = allow = 0
+        for overwrite in roles:
+            deny |= overwrite.deny
+            allow |= overwrite.allow
+        value = (value & ~deny) | allow
+        own = self.overwrites.get(member.id)
+        if own is not None and own.type == 1:
+            value = (value & ~own.deny) | own.allow
+        if not value & VIEW_CHANNEL:
+            return 0
+        if not value & SEND_MESSAGES:
+            value &= ~(EMBED_LINKS | ATTACH_FILES)
+        return value
 
     def payload(self, *, permissions: int | None = None) -> dict[str, Any]:
         last = self.messages[-1].id if self.messages else None
@@ -239,7 +283,7 @@ class FakeChannel:
                 "guild_id": str(self.guild.id),
                 "name": self.name,
                 "position": self.position,
-                "permission_overwrites": [],
+                "permission_overwrites": [o.payload() for o in self.overwrites.values()],
                 "parent_id": None,
                 "nsfw": False,
                 "topic": None,

@@ -32,7 +32,10 @@ from .interactions import (
     SentInteraction,
 )
 from .model import (
+    ATTACH_FILES,
     DM,
+    SEND_MESSAGES,
+    VIEW_CHANNEL,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
@@ -725,9 +728,23 @@ class RestAPI:
         messages = list(reversed(messages))[:limit]
         return _json([m.payload() for m in messages])
 
+    def _require(self, channel: FakeChannel, needed: int, what: str) -> None:
+        """The bot's permissions in a guild channel, as Discord checks them: 403 when missing."""
+        if channel.guild is None:
+            return
+        member = channel.guild.members.get(self.bot_user.id)
+        have = channel.permissions_for(member) if member is not None else 0
+        if not have & VIEW_CHANNEL:
+            raise FakeHTTPError(403, 50001, "Missing Access", violation="missing_permissions",
+                                detail=f"{what} in #{channel.name}")
+        if have & needed != needed:
+            raise FakeHTTPError(403, 50013, "Missing Permissions", violation="missing_permissions",
+                                detail=f"{what} in #{channel.name}")
+
     async def _post_message(self, request: web.Request) -> web.Response:
         channel = self._channel_from(request)
         body, uploads = await self._read_body(request)
+        self._require(channel, SEND_MESSAGES | (ATTACH_FILES if uploads else 0), "send a message")
         fields = self._compose(body, uploads, None, channel=channel)
         message = FakeMessage(self.ids.next(), channel, self.bot_user, created_at=self.clock.wall(),
                               type=19 if body.get("message_reference") else 0)
@@ -745,6 +762,7 @@ class RestAPI:
             raise FakeHTTPError(403, 50005, "Cannot edit a message authored by another user",
                                 violation="edit_foreign_message", detail=repr(message))
         body, uploads = await self._read_body(request)
+        self._require(message.channel, ATTACH_FILES if uploads else 0, "edit a message")
         fields = self._compose(body, uploads, message, channel=message.channel)
         await self._edit_message(message, fields)
         return _json(message.payload())
