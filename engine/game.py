@@ -174,7 +174,8 @@ class Game:
         else:
             deck = list(deck)
             check_deck(rules, deck)
-        if cls is Game and (rules.house or side_bets):
+        house = rules._house or side_bets
+        if house and cls is Game:
             from .house import HouseGame
 
             cls = HouseGame
@@ -204,9 +205,16 @@ class Game:
         game.turns = 0
         game.log = []
         game.outcome = None
-        game._setup(side_bets)
-        counts = game.counts()
-        winners = instant_winners(rules, counts, dealer, game.hands) if rules.might_be_instant(counts) else []
+        if house:
+            game._setup(side_bets)
+            counts = game.counts()
+        else:
+            counts = [count(h) for h in game.hands]
+        scan = rules._scan  # (highest low count, high counts, face hands): a quick look first
+        if scan is not None and (scan[2] or any(c <= scan[0] or c in scan[1] for c in counts)):
+            winners = instant_winners(rules, counts, dealer, game.hands)
+        else:
+            winners = ()
         if winners:
             game.turn = (dealer + 1) % n
             game.phase = OVER

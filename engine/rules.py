@@ -149,7 +149,7 @@ class Rules:
     slap: str = "off"
     # derived once, for the deal's fast path (not options: no key, not compared)
     _instants: tuple = field(default=(), init=False, repr=False, compare=False)
-    _scan: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    _scan: tuple | None = field(default=None, init=False, repr=False, compare=False)  # see Game.deal
     _house: bool = field(default=False, init=False, repr=False, compare=False)
     _ranks: tuple = field(default=(), init=False, repr=False, compare=False)
 
@@ -248,14 +248,6 @@ class Rules:
         With ranked face values the count-based hands are off (RULES.md section 9).
         """
         return self._instants
-
-    def might_be_instant(self, counts) -> bool:
-        """A quick look before the full instant-hand check of a deal."""
-        scan = self._scan
-        if scan is None:
-            return False
-        low, highs, faces = scan
-        return faces or any(c <= low or c in highs for c in counts)
 
     def _instant_list(self) -> tuple["InstantHand", ...]:
         hands = self.instant_hands
