@@ -35,6 +35,7 @@ import discord
 from bot.config import Settings
 from bot.errors import UserError
 from bot.service import TableService, computer_choice
+from bot.shards import ShardOwnership
 from bot.table import Event, Ping, Status, Table, TableClosed
 from engine import Card
 from engine.help import plural
@@ -275,11 +276,11 @@ class LiveTables:
         if runtime is not None and user_id in runtime.drawn:
             key, card = runtime.drawn[user_id]
             drawn = card if key == table.turn_key else None
-        hint = await self.service.first_hand_hint(table, user_id)  # type: ignore[arg-type]
         return render.hand_message(
             table.seat_view(seat), table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
-            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id), hint=hint)
+            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id),
+            hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
 
     async def deadline(self, table: Table) -> float | None:
         """When the turn in play runs out (Unix time); None when no person's turn is timed."""
@@ -473,7 +474,11 @@ class LiveTables:
 
     async def resume_all(self) -> None:
         """After a start or restart: every open table gets its edits, timers and computers back."""
-        for table in await self.service.recover():
+        ownership = ShardOwnership(self.settings.shard_count, self.settings.shard_ids)
+        tables = await self.service.recover(owns=ownership.owns)
+        log.info("resuming %d open tables (%s): %s", len(tables), ownership,
+                 " ".join(f"{table.id}@{table.guild_id}" for table in tables) or "none")
+        for table in tables:
             self.on_events(table, [])
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -8,6 +8,7 @@ read the ledger defer first); refusals are ephemeral and never errors.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -24,7 +25,7 @@ from bot.table import Level, Scoring, Table
 from engine import PRESET_NAMES, Rules, TonkError
 from engine.help import help_sections
 
-from cogs import render, stats_commands
+from cogs import pictures, render, stats_commands
 from cogs.components import ENGINE_VERB, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
@@ -91,6 +92,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         super().__init__()
 
     async def cog_load(self) -> None:
+        # the first picture in a process loads fonts and builds the card art (most of a
+        # second): do it now, off the event loop, not inside a player's first click
+        await asyncio.to_thread(pictures.warm)
         self.service.listeners.append(self.live.on_events)
         self._tree_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error  # type: ignore[assignment]

@@ -3,7 +3,7 @@
 import asyncio
 import re
 
-from e2e_helpers import (ack, bot_env, button, deal_until_in_play, menu, open_hand, play_simple_turn, reply_text,
+from e2e_helpers import (DRAWN, ack, bot_env, button, deal_until_in_play, menu, open_hand, play_simple_turn, reply_text,
                          seat_counts, showdown_payments, turn_name)
 
 PLAYERS = ["alice", "bob", "carol"]
@@ -129,7 +129,7 @@ async def test_double_clicks_and_old_messages_apply_nothing_twice(fake_discord, 
     first, second = await asyncio.gather(fake.click(name, button(new, "Draw")), fake.click(name, button(new, "Draw")))
     await first.ack()
     await second.ack()
-    await fake.wait_for(lambda: "discard to end your turn" in new.text, what="the draw")
+    await fake.wait_for(lambda: DRAWN in new.text, what="the draw")
     # a click on the older message shows the hand as it is now instead of drawing again
     await ack(await fake.click(name, button(old, "Draw")))
     await fake.wait_for(lambda: "out of date" in old.text or "Someone else" in old.text, what="stale notice")
@@ -145,7 +145,7 @@ async def test_restart_mid_hand_loses_nothing(fake_discord, bot_process, tmp_pat
     process, table, name = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     hand = await open_hand(fake, name, table)
     await ack(await fake.click(name, button(hand, "Draw")))
-    await fake.wait_for(lambda: "discard to end your turn" in hand.text, what="the draw")
+    await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
     cards = hand.embeds[0]["description"].splitlines()[0]
     await process.stop()
     await process.start()

@@ -3,7 +3,8 @@ asks once, and people join or leave between hands without stalling the table."""
 
 import re
 
-from e2e_helpers import (ack, button, deal_until_in_play, drop_confirmed, hand_over, open_hand, play_simple_turn,
+from e2e_helpers import (DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, open_hand,
+                         play_simple_turn,
                          seat_counts, turn_name)
 from test_bot_e2e import open_table, start_bot, start_table
 
@@ -80,8 +81,8 @@ async def test_the_private_hand_follows_the_game_without_pressing_my_hand_again(
                 await fake.wait_for(lambda: hand_over(table), timeout=10, what="the showdown after the drop")
                 break
             await ack(await fake.click(user, button(hand, "Draw")))
-            await fake.wait_for(lambda: "discard to end your turn" in hand.text or "over" in hand.text, what="the draw")
-            if "discard to end your turn" in hand.text:
+            await fake.wait_for(lambda: DRAWN in hand.text or hand_is_over(hand), what="the draw")
+            if DRAWN in hand.text:
                 # the drawn card is named and marked
                 drawn = re.search(r"You drew \*\*(.+?)\*\*", hand.text).group(1)
                 assert f"[{drawn}]" in hand_cards(hand)
