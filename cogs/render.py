@@ -173,9 +173,10 @@ def _event_text(names, event: PublicEvent) -> str:
 
 
 def _score_text(table: PublicTable, total: int, pushups: int, *, unit: str) -> str:
+    """`+2 points`, `-1 point`, `1 push-up` (`unit` is singular)."""
     if table.scoring is Scoring.PUSHUPS:
-        return f"{pushups} push-ups"
-    return f"{signed(total)} {unit}"
+        return plural(pushups, "push-up")
+    return f"{signed(total)} {unit if abs(total) == 1 else unit + 's'}"
 
 
 def play_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False) -> dict[str, Any]:
@@ -194,7 +195,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
             bits.append("away: computer plays")
         if seat.kind is SeatKind.COMPUTER:
             bits.append("computer")
-        bits.append(_score_text(table, seat.total, seat.pushups, unit="pts"))
+        bits.append(_score_text(table, seat.total, seat.pushups, unit="pt"))
         lines.append(f"{marker}**{seat.name}** · {' · '.join(bits)}")
     over = table.status is Status.BETWEEN_HANDS
     if out is not None:
@@ -215,7 +216,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     embed.add_field(name="Seats", value="\n".join(lines)[:1024], inline=False)
     if out is not None:
         for i, seat in enumerate(table.seats):
-            money = _score_text(table, out.payments[i], out.pushups[i], unit="points")
+            money = _score_text(table, out.payments[i], out.pushups[i], unit="point")
             embed.add_field(name=f"{seat.name}: count {out.counts[i]}",
                             value=f"{cards_text(sorted_hand(seat.showdown or ()))}\n{money}"[:1024], inline=True)
     if dealt:
@@ -296,8 +297,10 @@ def showdown_text(table: PublicTable) -> str:
 
 
 def either(names: list[str]) -> str:
-    """`Ann`, `Ann and Bob`, `Ann, Bob and Cy`."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    """`Ann`, `Ann and Bob`, `Ann, Bob and Cy` (empty for nobody)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 # ---------------------------------------------------------------------------- a private hand
@@ -325,7 +328,10 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     verbs = {a.verb for a in legal}
     stock_empty = "draw" in verbs and view.stock_size == 0 and not view.rules.can_reshuffle(view.discard_size)
     if view.outcome is not None:
-        status = "This hand is over: see the table for the showdown. The next deal shows here."
+        won = view.seat in view.outcome.winners
+        who = "you" if won else either([view.players[w] for w in view.outcome.winners]) or "nobody"
+        status = (f"This hand is over: {who} won; your count {view.outcome.counts[view.seat]}. "
+                  f"See the table for the showdown. The next deal shows here.")
     elif away:
         status = "A computer player is playing your seat: press I'm back on the table."
         legal = []

@@ -72,7 +72,7 @@ def showdown_payments(table_message) -> dict[str, int]:
     for f in embed["fields"]:
         m = re.match(r"(.+?): count \d+$", f["name"])
         if m:
-            pay = re.search(r"([+-]?\d+) points", f["value"])
+            pay = re.search(r"([+-]?\d+) points?", f["value"])
             out[m.group(1)] = int(pay.group(1)) if pay else 0
     return out
 

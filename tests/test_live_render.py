@@ -76,6 +76,7 @@ def test_an_empty_stock_says_drawing_ends_the_hand_and_a_tie_names_who_tied():
     table = table_of(game, Status.BETWEEN_HANDS)
     text = render.table_message(table.public())["embed"].description
     assert "P0 and P1 tied for the lowest count (15)" in text
+    assert "nobody won; your count 15" in field(hand(game.view(1)), "Now")
 
 
 def test_plurals():
@@ -84,6 +85,8 @@ def test_plurals():
     closed = render.table_message(table._close("Ended.")[0].public())
     assert field(closed, "After 1 hand")
     assert "5 cards" in field(render.table_message(table.public()), "Seats")
+    assert render._score_text(table.public(), 1, 1, unit="point") == "+1 point"
+    assert render._score_text(table.public(), -2, 1, unit="point") == "-2 points"
 
 
 def test_a_newcomer_between_hands_sits_at_the_dealers_right_and_the_deal_passes_on():
