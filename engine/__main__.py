@@ -21,17 +21,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         print(f"replay: {args.file} is not valid JSON: {exc}", file=sys.stderr)
         return 2
+    except RecursionError:
+        print(f"replay: {args.file} is nested too deeply to be a hand record.", file=sys.stderr)
+        return 2
+    except ValueError:  # a number with more digits than Python will convert (4,300)
+        print(f"replay: {args.file} holds a number far too long to be part of a hand record.", file=sys.stderr)
+        return 2
     try:
         game = Game.from_record(record)
     except RecordError as exc:
         print(f"replay: {exc}", file=sys.stderr)
         return 2
-    if game.outcome is not None:
-        result = game.outcome.result()
-    else:
-        result = {"outcome": None, "winners": [], "counts": game.counts(),
-                  "payments": [0] * game.num_players, "pushups": [0] * game.num_players}
-    print(json.dumps(result))
+    print(json.dumps(game.result()))
     return 0
 
 

@@ -32,6 +32,7 @@ OVER = "over"
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
+MAX_STAKE = 1_000_000  # points per single stake: far above any table, far below trouble
 _DEFAULT_NAMES = tuple(tuple(f"Player {i + 1}" for i in range(n)) for n in range(MAX_PLAYERS + 1))
 
 
@@ -100,13 +101,23 @@ class TableSpread:
     owner: int
     kind: str  # "book" or "run"
     cards: list[Card]
+    named: dict | None = None  # wild card -> the card it stands for (house rule: wild cards)
 
     def to_dict(self) -> dict:
-        return {"owner": self.owner, "kind": self.kind, "cards": [c.code for c in self.cards]}
+        data = {"owner": self.owner, "kind": self.kind, "cards": [c.code for c in self.cards]}
+        if self.named:
+            data["as"] = {w.code: n.code for w, n in self.named.items()}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "TableSpread":
-        return cls(data["owner"], data["kind"], [Card.parse(c) for c in data["cards"]])
+        named = {Card.parse(w): Card.parse(n) for w, n in data["as"].items()} if data.get("as") else None
+        return cls(data["owner"], data["kind"], [Card.parse(c) for c in data["cards"]], named)
+
+    def natural(self) -> list[Card]:
+        """The cards as they count in the spread: each wild card as the card it stands for."""
+        named = self.named
+        return [named.get(c, c) for c in self.cards] if named else self.cards
 
 
 class Game:
@@ -133,8 +144,13 @@ class Game:
         deck: list[Card] | None = None,
         rng: random.Random | None = None,
         stake: int = 1,
+        side_bets: dict | None = None,
     ) -> "Game":
-        """Deal a hand (RULES.md section 2) and settle a tonk on the deal at once."""
+        """Deal a hand (RULES.md section 2) and settle a tonk on the deal at once.
+
+        House rules of RULES.md section 9 and side bets (section 10, `engine.session`)
+        deal an `engine.house.HouseGame`, which keeps this class's fast paths free of them.
+        """
         if isinstance(players, int):
             names = list(_DEFAULT_NAMES[players] if 0 <= players <= MAX_PLAYERS else (f"Player {i + 1}" for i in range(players)))
         else:
@@ -150,14 +166,19 @@ class Game:
             )
         if not 0 <= dealer < n:
             raise RulesError(f"The dealer must be one of the seats 0 to {n - 1}.")
-        if not isinstance(stake, int) or isinstance(stake, bool) or stake < 1:
-            raise RulesError("The stake must be a whole number of points, at least 1.")
+        if not isinstance(stake, int) or isinstance(stake, bool) or not 1 <= stake <= MAX_STAKE:
+            raise RulesError(f"The stake must be a whole number of points from 1 to {MAX_STAKE:,}.")
         if deck is None:
             deck = list(full)
             shuffle(deck, rng or random.Random())  # as shuffled_deck(rules, rng)
         else:
             deck = list(deck)
             check_deck(rules, deck)
+        house = rules._house or side_bets
+        if house and cls is Game:
+            from .house import HouseGame
+
+            cls = HouseGame
         game = cls()
         game.rules = rules
         game.players = names
@@ -184,8 +205,16 @@ class Game:
         game.turns = 0
         game.log = []
         game.outcome = None
-        counts = [count(h) for h in game.hands]
-        winners = instant_winners(rules, counts, dealer)
+        if house:
+            game._setup(side_bets)
+            counts = game.counts()
+        else:
+            counts = [count(h) for h in game.hands]
+        scan = rules._scan  # (highest low count, high counts, face hands): a quick look first
+        if scan is not None and (scan[2] or any(c <= scan[0] or c in scan[1] for c in counts)):
+            winners = instant_winners(rules, counts, dealer, game.hands)
+        else:
+            winners = ()
         if winners:
             game.turn = (dealer + 1) % n
             game.phase = OVER
@@ -193,6 +222,9 @@ class Game:
         else:
             game._begin_turn((dealer + 1) % n)
         return game
+
+    def _setup(self, side_bets) -> None:
+        """Hook for HouseGame: its own state, set before the tonk on the deal is settled."""
 
     # ------------------------------------------------------------------ queries
 
@@ -207,6 +239,11 @@ class Game:
     @property
     def discard_top(self) -> Card | None:
         return self.discard[-1] if self.discard else None
+
+    @property
+    def to_act(self) -> int:
+        """The seat whose action the hand waits for (a slapper's extra discard under house rules)."""
+        return self.turn
 
     def counts(self) -> list[int]:
         return [count(h) for h in self.hands]
@@ -280,7 +317,7 @@ class Game:
                 return
             if kind in (Spread, Hit, Discard):
                 raise IllegalAction("Draw from the stock or take the discard first (or drop).")
-            raise IllegalAction("That is not a Tonk action.")
+            raise IllegalAction(_not_at_this_table(action))
         # PLAY
         if kind is Drop:
             raise IllegalAction("You can only drop at the start of your turn, before you draw.")
@@ -296,6 +333,8 @@ class Game:
                 raise IllegalAction("Jokers cannot be played on spreads.")
             if not isinstance(action.spread, int) or not 0 <= action.spread < len(self.spreads):
                 raise IllegalAction("There is no such spread on the table.")
+            if action.stands_for is not None:
+                raise IllegalAction("House rule: there are no wild cards at this table.")
             spread = self.spreads[action.spread]
             if not self._fits(action.card, spread):
                 if spread.kind == "book" and not self.rules.hit_books:
@@ -307,12 +346,9 @@ class Game:
             return
         if kind is Spread:
             cards = action.cards
-            if len(set(cards)) != len(cards):
-                raise IllegalAction("A spread cannot use the same card twice.")
-            for c in cards:
-                self._require_in_hand(c, hand)
-            if len(cards) < 3:
-                raise IllegalAction("A spread needs at least 3 cards.")
+            self._require_spread_cards(cards, hand)
+            if action.wilds:
+                raise IllegalAction("House rule: there are no wild cards at this table.")
             if any(c.joker for c in cards):
                 raise IllegalAction("Jokers cannot be spread.")
             if self._spread_kind(cards) is None:
@@ -321,7 +357,16 @@ class Game:
                     "(3 or more of one suit in sequence; A is low)."
                 )
             return
-        raise IllegalAction("That is not a Tonk action.")
+        raise IllegalAction(_not_at_this_table(action))
+
+    def _require_spread_cards(self, cards, hand) -> None:
+        """A spread's cards: each once, each in the hand, at least three."""
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("A spread cannot use the same card twice.")
+        for c in cards:
+            self._require_in_hand(c, hand)
+        if len(cards) < 3:
+            raise IllegalAction("A spread needs at least 3 cards.")
 
     def _require_in_hand(self, card, hand) -> None:
         if not isinstance(card, Card):
@@ -455,7 +500,20 @@ class Game:
             "stake": self.stake,
             "deck": [c.code for c in self.deck],
             "actions": [{"seat": s, **a.to_record()} for s, a in self.log],
+            **self._record_extra(),
         }
+
+    def _record_extra(self) -> dict:
+        """Hook for HouseGame: the record's `side_bets`."""
+        return {}
+
+    def result(self) -> dict:
+        """The replay result of HAND_RECORD.md, also for an unfinished hand (outcome null);
+        with side bets, a finished hand's result carries `side_payments` and `pot_out`."""
+        if self.outcome is None:
+            n = self.num_players
+            return {"outcome": None, "winners": [], "counts": self.counts(), "payments": [0] * n, "pushups": [0] * n}
+        return self.outcome.result()
 
     @classmethod
     def from_record(cls, record: dict) -> "Game":
@@ -485,8 +543,13 @@ class Game:
             raise RecordError("dealer must be a seat number.")
         if not isinstance(stake, int) or isinstance(stake, bool):
             raise RecordError("stake must be a whole number.")
+        side_bets = None
+        if record.get("side_bets") is not None:
+            from .session import side_bets_from_record
+
+            side_bets = side_bets_from_record(record["side_bets"], len(players), stake)
         try:
-            game = cls.deal(rules, players, dealer, deck=deck, stake=stake)
+            game = cls.deal(rules, players, dealer, deck=deck, stake=stake, side_bets=side_bets)
         except TonkError as exc:
             raise RecordError(str(exc)) from None
         actions = record["actions"]
@@ -526,15 +589,28 @@ class Game:
             "turns": self.turns,
             "actions": [{"seat": s, **a.to_record()} for s, a in self.log],
             "outcome": self.outcome.to_dict() if self.outcome else None,
+            **self._state_extra(),
         }
+
+    def _state_extra(self) -> dict:
+        """Hook for HouseGame: its own state in `to_json`."""
+        return {}
+
+    def _load_extra(self, data: dict) -> None:
+        """Hook for HouseGame: restore what `_state_extra` saved."""
 
     @classmethod
     def from_json(cls, data: dict) -> "Game":
         if not isinstance(data, dict) or data.get("format") != "tonk-state/1":
             raise RecordError("Not a saved Tonk hand (format tonk-state/1).")
         parse = Card.parse
+        rules = Rules.from_dict(data["rules"])
+        if cls is Game and (rules.house or data.get("house")):
+            from .house import HouseGame
+
+            cls = HouseGame
         game = cls()
-        game.rules = Rules.from_dict(data["rules"])
+        game.rules = rules
         game.players = list(data["players"])
         game.dealer = data["dealer"]
         game.stake = data["stake"]
@@ -554,17 +630,20 @@ class Game:
         game.log = [(a["seat"], action_from_record(a)) for a in data["actions"]]
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
         game._pos = run_positions(game.rules)
+        game._load_extra(data)
         return game
 
     def copy(self) -> "Game":
         """An independent copy: applying an action to it leaves this game as it was."""
-        game = Game.__new__(Game)
+        cls = type(self)
+        game = cls.__new__(cls)
         for name in Game.__slots__:
             setattr(game, name, getattr(self, name))
         game.hands = [list(h) for h in self.hands]
         game.stock = list(self.stock)
         game.discard = list(self.discard)
-        game.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in self.spreads]
+        game.spreads = [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None)
+                        for s in self.spreads]
         game.waits = list(self.waits)
         game.hit_flags = list(self.hit_flags)
         game.log = list(self.log)
@@ -575,6 +654,18 @@ class Game:
         from .view import SeatView
 
         return SeatView.of(self, seat)
+
+
+def _not_at_this_table(action) -> str:
+    """The refusal for an action only a house rule allows (slap, swap, claim)."""
+    verb = getattr(action, "verb", None)
+    if verb == "slap":
+        return "House rule: there is no slapping at this table."
+    if verb == "swap":
+        return "House rule: there are no wild swaps at this table."
+    if verb == "claim":
+        return "There are no instant hands to claim in turn at this table."
+    return "That is not a Tonk action."
 
 
 def spreads_in(hand, positions: dict) -> list[tuple[Card, ...]]:

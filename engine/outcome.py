@@ -101,37 +101,68 @@ def no_payment(kind: str, counts) -> Outcome:
     return Outcome(kind, (), tuple(counts), (0,) * n, (0,) * n)
 
 
-def instant_winners(rules: Rules, counts, dealer: int) -> list[tuple[int, int]]:
+# Order of instant hands in the "beats" conflicts (lower is better); a low count is
+# ranked by the conflict rule and by its count. RULE_KEYS.md: 49 (47) beats 41, the
+# face hands rank above 50.
+_HIGH_ORDER = {"all_faces": 0, "all_tens_and_faces": 1, "50": 2, "49": 3, "47": 3, "41": 4}
+
+
+def instant_claims(rules: Rules, hands, counts, when: str = "deal") -> dict[int, tuple[int, tuple]]:
+    """seat -> (multiple, strength under the conflict rule; lower is stronger) for every
+    seat whose dealt hand makes an instant hand claimed `when` ("deal" or "turn").
+    A seat holding two instant hands is paid the larger multiple and ranked by its best."""
+    low_first = rules.instant_conflict != "high_beats_low"
+    claims: dict[int, tuple[int, tuple]] = {}
+    for seat, c in enumerate(counts):
+        hand = hands[seat] if hands is not None else ()
+        for instant in rules.instant_list:
+            if instant.when != when:
+                continue
+            if hands is None and instant.hand in ("all_faces", "all_tens_and_faces"):
+                continue
+            if not instant.holds(rules, hand, c):
+                continue
+            if instant.hand == "low":
+                strength = (0, c) if low_first else (9, c)
+            else:
+                strength = (1 + _HIGH_ORDER[instant.hand] if low_first else _HIGH_ORDER[instant.hand], 0)
+            old = claims.get(seat)
+            if old is None:
+                claims[seat] = (instant.pays, strength)
+            else:
+                claims[seat] = (max(old[0], instant.pays), min(old[1], strength))
+    return claims
+
+
+def instant_winners(rules: Rules, counts, dealer: int, hands=None) -> list[tuple[int, int]]:
     """The seats that win on the deal, with their multiples, after the conflict rule.
 
     Returns [] for no instant win and a list with `(-1, 0)` alone for a void hand.
+    `hands` (the dealt cards) is needed for the all-faces hands; counts alone do the rest.
     """
-    low_high, high = rules.instant_high_counts
-    claims: dict[int, tuple[int, int, int]] = {}  # seat -> (multiple, strength category, count)
-    for seat, c in enumerate(counts):
-        if rules.instant_low and c <= rules.instant_low:
-            claims[seat] = (3 if rules.instant_low_triple else 2, 2, c)
-        elif rules.instant_high != "off" and c == high:
-            claims[seat] = (2, 1, c)
-        elif rules.instant_high != "off" and c == low_high:
-            claims[seat] = (1 if rules.instant_high == "50_over_49" else 2, 0, c)
+    claims = instant_claims(rules, hands, counts)
+    if (rules.instant_hands is None and rules.instant_high == "50_over_49"
+            and any(counts[s] == 50 for s in claims)):
+        lesser = rules.instant_high_counts[0]
+        claims = {s: v for s, v in claims.items() if counts[s] != lesser}  # 50 beats 49
     if not claims:  # nearly every deal
         return []
-    if rules.instant_high == "50_over_49" and any(cat == 1 for _, cat, _ in claims.values()):
-        claims = {s: v for s, v in claims.items() if v[1] != 0}  # 50 beats 49
     if len(claims) <= 1:
-        return [(s, m) for s, (m, _, _) in claims.items()]
-    if rules.instant_conflict == "void":
+        return [(s, m) for s, (m, _) in claims.items()]
+    conflict = rules.instant_conflict
+    if conflict == "void":
         return [(-1, 0)]
-    if rules.instant_conflict == "all_paid":
-        return sorted((s, m) for s, (m, _, _) in claims.items())
-    order = {s: i for i, s in enumerate(seats_from_left_of(dealer, len(counts)))}
-
-    def strength(seat: int):
-        _, category, c = claims[seat]
-        return (-category, c if category == 2 else 0, order[seat])
-
-    best = min(claims, key=strength)
+    if conflict == "all_paid":
+        return sorted((s, m) for s, (m, _) in claims.items())
+    order = seats_from_left_of(dealer, len(counts))
+    if conflict == "first_from_left":
+        best = next(s for s in order if s in claims)
+        return [(best, claims[best][0])]
+    strongest = min(v[1] for v in claims.values())
+    best_seats = [s for s in order if s in claims and claims[s][1] == strongest]
+    if len(best_seats) > 1 and rules.instant_tie == "void":
+        return [(-1, 0)]
+    best = best_seats[0]
     return [(best, claims[best][0])]
 
 
@@ -194,6 +225,10 @@ def settle_drop(rules: Rules, dropper: int, counts, dealer: int, stake: int) -> 
     elif variant == "per_player":
         for winner in low:
             ledger.pay(dropper, winner, 2 * n)
+    elif variant == "catchers_only":
+        for s in others:
+            if counts[s] <= d:
+                ledger.pay(dropper, s, rules.catchers_stakes)
     else:  # pragma: no cover - Rules validates the variant
         raise AssertionError(variant)
     pushups = tuple([2 * d if s == dropper else 0 if s in low else counts[s] for s in range(n)])

@@ -7,15 +7,27 @@ keys and values that do not exist are refused with `RulesError`.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 from .cards import Rank
 from .errors import RulesError
 
-HAND_SIZES = (5, 7)
+HAND_SIZES = tuple(range(3, 13))
 TONK_OUT_PAYS = ("double", "second_spread", "single")
 INSTANT_HIGH = ("49_50", "50_over_49", "off")
-INSTANT_CONFLICT = ("void", "best", "all_paid")
+# `best` is section 7's name for `low_beats_high`; both are accepted.
+INSTANT_CONFLICT = ("void", "best", "all_paid", "low_beats_high", "high_beats_low", "first_from_left")
+INSTANT_TIE = ("left", "void")
+INSTANT_KINDS = ("50", "49", "47", "41", "low", "all_faces", "all_tens_and_faces")
+INSTANT_WHEN = ("deal", "turn")
+FACE_VALUES = ("ten", "ranked")
+ACE_IN_RUNS = ("low", "low_or_high")
+WILD_CARDS = ("none", "jokers", "deuces_and_jokers")
+MUST_SPREAD = ("off", "on", "on_but_three_aces")
+FIRST_TURN_TONK_OUT = ("as_tonk_out", "double_then_single", "quadruple_two_spreads")
+RUN_OUT_PAYS = ("single", "double")
+DROP_WHEN = ("start_of_turn", "any_time")
+SLAP = ("off", "first_to_slap", "next_player_first")
 CAUGHT_PAYS = (
     "standard",
     "low_collects",
@@ -24,10 +36,74 @@ CAUGHT_PAYS = (
     "double_to_all",
     "five_to_low",
     "per_player",
+    "catchers_only",
 )
 STOCK_OUT = ("lowest_wins", "dead_hand", "reshuffle")
 SCORING = ("stakes", "pushups")
 DECKS = (52, 40)
+
+
+@dataclass(frozen=True, slots=True)
+class InstantHand:
+    """One instant hand (RULES.md section 9): a condition on the dealt hand and what it pays.
+
+    `hand` is one of INSTANT_KINDS; `max` is the highest count of a "low" hand; `when`
+    is "deal" (settled at once) or "turn" (claimed at the start of the holder's first turn).
+    """
+
+    hand: str
+    pays: int = 2
+    when: str = "deal"
+    max: int = 0
+
+    def __post_init__(self) -> None:
+        if self.hand not in INSTANT_KINDS:
+            raise RulesError(f"An instant hand must be one of {', '.join(INSTANT_KINDS)}, not {self.hand!r}.")
+        if self.pays not in (1, 2, 3, 4) or isinstance(self.pays, bool):
+            raise RulesError("An instant hand pays 1 to 4 stakes.")
+        if self.when not in INSTANT_WHEN:
+            raise RulesError("An instant hand is claimed on the deal or in turn.")
+        if self.hand == "low":
+            if not isinstance(self.max, int) or isinstance(self.max, bool) or not 9 <= self.max <= 15:
+                raise RulesError("A low instant hand needs a max count from 9 to 15.")
+        elif self.max:
+            raise RulesError("Only a low instant hand has a max count.")
+
+    @classmethod
+    def from_dict(cls, data) -> "InstantHand":
+        if isinstance(data, InstantHand):
+            return data
+        if not isinstance(data, dict):
+            raise RulesError("An instant hand must be an object like {\"hand\": \"50\", \"pays\": 2}.")
+        unknown = sorted(set(data) - {"hand", "pays", "when", "max"})
+        if unknown:
+            raise RulesError(f"Unknown instant hand field(s): {', '.join(map(str, unknown))}.")
+        if "hand" not in data:
+            raise RulesError("An instant hand needs its hand (50, 49, 47, 41, low, all_faces, all_tens_and_faces).")
+        return cls(data["hand"], data.get("pays", 2), data.get("when", "deal"), data.get("max", 0))
+
+    def to_dict(self) -> dict:
+        out: dict = {"hand": self.hand, "pays": self.pays, "when": self.when}
+        if self.hand == "low":
+            out["max"] = self.max
+        return out
+
+    def holds(self, rules: "Rules", hand, count: int) -> bool:
+        """Does a dealt `hand` (with its `count`) make this instant hand?"""
+        kind = self.hand
+        if kind == "low":
+            return count <= self.max
+        if kind == "all_faces":
+            return all(c.rank is not None and c.rank >= Rank.JACK for c in hand)
+        if kind == "all_tens_and_faces":
+            return all(c.rank is not None and c.rank >= Rank.TEN for c in hand)
+        return count == int(kind)
+
+    def describe(self) -> str:
+        name = {"low": f"a count of {self.max} or less", "all_faces": "all face cards (J, Q, K)",
+                "all_tens_and_faces": "all tens and face cards"}.get(self.hand, f"a count of {self.hand}")
+        when = "on the deal" if self.when == "deal" else "claimed at the start of your first turn"
+        return f"{name[0].upper()}{name[1:]} {when} wins {self.pays} stake(s) from each player."
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,13 +127,39 @@ class Rules:
     jokers: int = 0
     deck: int = 52
     scoring: str = "stakes"
+    # RULES.md section 9 (keys as in shared/RULE_KEYS.md)
+    instant_hands: tuple["InstantHand", ...] | None = None
+    instant_tie: str = "left"
+    face_values: str = "ten"
+    ace_in_runs: str = "low"
+    wild_cards: str = "none"
+    wild_swap: bool = False
+    must_spread: str = "off"
+    hits_per_turn: int = 0
+    hit_ends_turn: bool = False
+    take_must_be_used: bool = False
+    hit_bars_going_out: bool = False
+    hit_spoils_tonk_out: bool = False
+    first_turn_tonk_out: str = "as_tonk_out"
+    run_out_pays: str = "single"
+    double_double: bool = False
+    catchers_stakes: int = 2
+    boobed: bool = False
+    drop_when: str = "start_of_turn"
+    slap: str = "off"
+    # derived once, for the deal's fast path (not options: no key, not compared)
+    _instants: tuple = field(default=(), init=False, repr=False, compare=False)
+    _scan: tuple | None = field(default=None, init=False, repr=False, compare=False)  # see Game.deal
+    _house: bool = field(default=False, init=False, repr=False, compare=False)
+    _ranks: tuple = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         def check(ok: bool, message: str) -> None:
             if not ok:
                 raise RulesError(message)
 
-        check(self.hand_size in HAND_SIZES, f"Hand size must be 5 or 7, not {self.hand_size!r}.")
+        check(self.hand_size in HAND_SIZES and not isinstance(self.hand_size, bool),
+              f"Hand size must be a whole number from 3 to 12, not {self.hand_size!r}.")
         for name in ("upcard", "waiting", "hit_wait_cap", "hit_books", "instant_low_triple"):
             check(isinstance(getattr(self, name), bool), f"{name} must be true or false.")
         for name in ("spread_wait", "hit_wait"):
@@ -78,15 +180,43 @@ class Rules:
               "jokers must be from 0 to 4.")
         check(self.deck in DECKS, "deck must be 52 or 40.")
         check(self.scoring in SCORING, "scoring must be stakes or pushups.")
+        if self.instant_hands is not None:
+            hands = self.instant_hands
+            if isinstance(hands, list):  # from a dict: build the frozen values here
+                hands = tuple(InstantHand.from_dict(h) for h in hands)
+                object.__setattr__(self, "instant_hands", hands)
+            check(isinstance(hands, tuple) and all(isinstance(h, InstantHand) for h in hands),
+                  "instant_hands must be a list of instant hands.")
+        for name, allowed in (("instant_tie", INSTANT_TIE), ("face_values", FACE_VALUES),
+                              ("ace_in_runs", ACE_IN_RUNS), ("wild_cards", WILD_CARDS),
+                              ("must_spread", MUST_SPREAD), ("first_turn_tonk_out", FIRST_TURN_TONK_OUT),
+                              ("run_out_pays", RUN_OUT_PAYS), ("drop_when", DROP_WHEN), ("slap", SLAP)):
+            check(getattr(self, name) in allowed, f"{name} must be one of {', '.join(allowed)}.")
+        for name in ("wild_swap", "hit_ends_turn", "take_must_be_used", "hit_bars_going_out",
+                     "hit_spoils_tonk_out", "double_double", "boobed"):
+            check(isinstance(getattr(self, name), bool), f"{name} must be true or false.")
+        check(self.hits_per_turn in (0, 1) and not isinstance(self.hits_per_turn, bool),
+              "hits_per_turn must be 0 (any number) or 1.")
+        check(self.catchers_stakes in (2, 4) and not isinstance(self.catchers_stakes, bool),
+              "catchers_stakes must be 2 or 4.")
+        check(not self.wild_swap or self.wild_cards != "none", "wild_swap needs wild cards (set wild_cards).")
+        check(self.wild_cards != "jokers" or self.jokers > 0, "wild_cards jokers needs jokers in the deck (set jokers).")
+        object.__setattr__(self, "_ranks", tuple(
+            r for r in Rank if self.deck != 40 or r not in (Rank.EIGHT, Rank.NINE, Rank.TEN)))
+        instants = self._instant_list()
+        object.__setattr__(self, "_instants", instants)
+        faces = any(h.hand in ("all_faces", "all_tens_and_faces") for h in instants)
+        lows = [h.max for h in instants if h.hand == "low"]
+        highs = frozenset(int(h.hand) for h in instants if h.hand.isdigit())
+        object.__setattr__(self, "_scan", (max(lows, default=-1), highs, faces) if instants else None)
+        object.__setattr__(self, "_house", self._needs_house())
 
     # --- derived facts the engine asks for -------------------------------------------
 
     @property
     def ranks(self) -> tuple[Rank, ...]:
         """Ranks in the deck, in run order (40 cards: 7 is next to J)."""
-        if self.deck == 40:
-            return tuple(r for r in Rank if r not in (Rank.EIGHT, Rank.NINE, Rank.TEN))
-        return tuple(Rank)
+        return self._ranks
 
     @property
     def deck_size(self) -> int:
@@ -107,8 +237,57 @@ class Rules:
         return self.stock_out == "reshuffle" and discard_size > 1
 
     def max_players(self) -> int:
+        """Players × hand size + the upcard must fit in the deck (RULE_KEYS.md)."""
         upcard = 1 if self.upcard else 0
-        return min(6, (self.deck_size - upcard - 1) // self.hand_size)
+        return min(6, (self.deck_size - upcard) // self.hand_size)
+
+    @property
+    def instant_list(self) -> tuple["InstantHand", ...]:
+        """The instant hands in force: `instant_hands`, or section 7's high and low options.
+
+        With ranked face values the count-based hands are off (RULES.md section 9).
+        """
+        return self._instants
+
+    def _instant_list(self) -> tuple["InstantHand", ...]:
+        hands = self.instant_hands
+        if hands is None:
+            derived = []
+            if self.instant_low:
+                derived.append(InstantHand("low", 3 if self.instant_low_triple else 2, "deal", self.instant_low))
+            if self.instant_high != "off":
+                derived.append(InstantHand("50", 2))
+                lesser = "47" if self.deck == 40 else "49"
+                derived.append(InstantHand(lesser, 1 if self.instant_high == "50_over_49" else 2))
+            hands = tuple(derived)
+        if self.face_values == "ranked":
+            hands = tuple(h for h in hands if h.hand in ("all_faces", "all_tens_and_faces"))
+        return hands
+
+    @property
+    def wild(self) -> bool:
+        return self.wild_cards != "none"
+
+    @property
+    def house(self) -> bool:
+        """Does a hand under these rules need the section 9 engine (engine.house)?"""
+        return self._house
+
+    def _needs_house(self) -> bool:
+        return (
+            self.face_values != "ten" or self.ace_in_runs != "low" or self.wild_cards != "none"
+            or self.must_spread != "off" or self.hits_per_turn != 0 or self.hit_ends_turn
+            or self.take_must_be_used or self.hit_bars_going_out or self.hit_spoils_tonk_out
+            or self.first_turn_tonk_out != "as_tonk_out" or self.run_out_pays != "single"
+            or self.double_double or self.boobed or self.drop_when != "start_of_turn"
+            or self.slap != "off" or any(h.when == "turn" for h in self._instants)
+        )
+
+    def card_value(self, card) -> int:
+        """A card's value in a count: ranked face values make J 11, Q 12, K 13."""
+        if self.face_values == "ranked" and card.rank is not None:
+            return int(card.rank)
+        return card.value
 
     # --- (de)serialisation --------------------------------------------------------------
 
@@ -126,7 +305,7 @@ class Rules:
             raise RulesError("Rules must be an object with a preset name and options.")
         data = dict(data)
         base = cls.preset(data.pop("preset", "standard"))
-        known = {f.name for f in fields(cls)}
+        known = {f.name for f in fields(cls) if f.init}
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(f"Unknown house rule option(s): {', '.join(unknown)}.")
@@ -139,16 +318,23 @@ class Rules:
         """The shortest dict that rebuilds these rules: a preset plus what differs from it."""
         if preset is None:
             preset = self.closest_preset()
-        base = asdict(PRESETS[normalise_preset_name(preset)])
-        mine = asdict(self)
+        base = _plain(PRESETS[normalise_preset_name(preset)])
+        mine = _plain(self)
         out: dict = {"preset": PRESETS_DISPLAY[normalise_preset_name(preset)]}
         out.update({k: v for k, v in mine.items() if base[k] != v})
         return out
 
     def closest_preset(self) -> str:
-        mine = asdict(self)
-        best = min(PRESETS, key=lambda k: sum(1 for f, v in asdict(PRESETS[k]).items() if mine[f] != v))
+        best = _CLOSEST.get(self)
+        if best is None:
+            mine = _plain(self)
+            best = min(PRESETS, key=lambda k: sum(1 for f, v in _plain(PRESETS[k]).items() if mine[f] != v))
+            if len(_CLOSEST) < 1024:
+                _CLOSEST[self] = best
         return PRESETS_DISPLAY[best]
+
+    def _describe_house(self) -> list[str]:
+        return _describe_house(self)
 
     def describe(self) -> list[str]:
         """One line per option, in words a player reads (used by /tonk rules and the lobby)."""
@@ -158,20 +344,30 @@ class Rules:
             + (f" with {self.jokers} joker{'' if self.jokers == 1 else 's'} worth 0" if self.jokers else "")
             + ("; an upcard starts the discard pile." if self.upcard else "; no upcard (first player draws)."),
         ]
-        if self.instant_high == "49_50":
+        if self.instant_hands is not None or self.face_values == "ranked":
+            lines.extend(h.describe() for h in self.instant_list)
+            if not self.instant_list:
+                lines.append("No instant wins on the deal.")
+        elif self.instant_high == "49_50":
             lines.append(f"Tonk on the deal: a count of {low} or {high} wins a double stake.")
         elif self.instant_high == "50_over_49":
             lines.append(f"Tonk on the deal: {high} wins double, {low} wins single ({high} beats {low}).")
         else:
             lines.append("No tonk for a high count on the deal.")
-        if self.instant_low:
+        if self.instant_low and self.instant_hands is None and self.face_values == "ten":
             pays = "triple" if self.instant_low_triple else "double"
             lines.append(f"A count of {self.instant_low} or less on the deal wins {pays}.")
+        tie = " (equal best hands void the hand)" if self.instant_tie == "void" else \
+            " (equal best hands: the one nearest the dealer's left)"
         lines.append({
             "void": "Two instant winners: the hand is void.",
-            "best": "Two instant winners: the best one wins (low beats 50 beats 49).",
+            "best": "Two instant winners: the best one wins (low beats 50 beats 49)" + tie + ".",
+            "low_beats_high": "Two instant winners: the best one wins (a low count beats 50 beats 49)" + tie + ".",
+            "high_beats_low": "Two instant winners: the best one wins (50 beats 49 beats a low count)" + tie + ".",
+            "first_from_left": "Two instant winners: the one nearest the dealer's left wins.",
             "all_paid": "Two instant winners: each is paid by the others.",
         }[self.instant_conflict])
+        lines.extend(self._describe_house())
         lines.append({
             "double": "Tonk out (no cards left, no discard) pays double.",
             "second_spread": "Tonk out pays double only when made with a second new spread in the turn; otherwise single.",
@@ -194,6 +390,8 @@ class Rules:
             "double_to_all": "Caught drop: the dropper pays double to every other player.",
             "five_to_low": "Caught drop: the dropper pays 5 stakes to the low player.",
             "per_player": "Caught drop: the dropper pays 2 stakes per player at the table to each low player.",
+            "catchers_only": f"Caught drop: the dropper pays {self.catchers_stakes} stakes to everyone at or "
+                             "under their count; nobody else pays.",
         }[self.caught_pays])
         lines.append({
             "lowest_wins": "Empty stock: lowest count wins single (a tie is a draw).",
@@ -202,6 +400,73 @@ class Rules:
         }[self.stock_out])
         lines.append("Scoring: push-ups (low is good)." if self.scoring == "pushups" else "Scoring: stakes (zero-sum).")
         return lines
+
+
+def _describe_house(rules: Rules) -> list[str]:
+    """The section 9 options in force, one plain sentence each."""
+    lines = []
+    if rules.face_values == "ranked":
+        lines.append("Face cards count by rank: J 11, Q 12, K 13.")
+    if rules.ace_in_runs == "low_or_high":
+        lines.append("An ace may be low or high in a run (A-2-3 and Q-K-A), never both (no K-A-2).")
+    if rules.wild_cards != "none":
+        what = {"jokers": "Jokers", "deuces_and_jokers": "Deuces and jokers"}[rules.wild_cards]
+        lines.append(f"{what} are wild: a spread needs two natural cards; say what each wild card stands for.")
+    if rules.wild_swap:
+        lines.append("Wild swap: play the natural card a wild card stands for and take the wild card into your hand.")
+    if rules.must_spread != "off":
+        aces = " (three aces may be held)" if rules.must_spread == "on_but_three_aces" else ""
+        lines.append(f"You must lay every spread you can before you discard{aces}.")
+    if rules.hits_per_turn:
+        lines.append("At most one hit a turn.")
+    if rules.hit_ends_turn:
+        lines.append("A hit ends your turn at once (no discard).")
+    if rules.take_must_be_used:
+        lines.append("Take the discard only to spread or hit with it at once.")
+    if rules.hit_bars_going_out:
+        lines.append("A turn your drop is barred by a hit, you cannot empty your hand either.")
+    if rules.hit_spoils_tonk_out:
+        lines.append("Once you have hit a spread this hand, going out pays single.")
+    if rules.first_turn_tonk_out == "double_then_single":
+        lines.append("A tonk out on your first turn pays double; later ones single.")
+    elif rules.first_turn_tonk_out == "quadruple_two_spreads":
+        lines.append("Going out on your first turn with two new spreads of your own pays four stakes.")
+    if rules.run_out_pays == "double":
+        lines.append("A run out (last card discarded) pays double.")
+    if rules.double_double:
+        lines.append("Two players: a tonk out pays four when the loser's whole hand could be hit on the table.")
+    if rules.boobed:
+        lines.append("Boobed: with no more stock cards than players, emptying your hand does not win; "
+                     "you must drop with 0 at your next turn.")
+    if rules.drop_when == "any_time":
+        lines.append("You may drop at any time in your turn, also after drawing.")
+    if rules.slap == "first_to_slap":
+        lines.append("Slap: anyone may slap a discard that fits a spread; the first slap wins and the slapper "
+                     "discards one more card.")
+    elif rules.slap == "next_player_first":
+        lines.append("Slap: anyone may slap a discard that fits a spread; the next player's slap wins.")
+    return lines
+
+
+_OPTION_NAMES = tuple(f.name for f in fields(Rules) if f.init)
+_PLAIN: dict = {}
+_CLOSEST: dict = {}
+
+
+def _plain(rules: Rules) -> dict:
+    """The rules as a JSON-ready dict of every option (instant hands as a list of dicts).
+    Remembered per rules: `to_dict` runs on every save of a live table."""
+    found = _PLAIN.get(rules)
+    if found is None:
+        found = {name: getattr(rules, name) for name in _OPTION_NAMES}
+        if found["instant_hands"] is not None:
+            found["instant_hands"] = [h.to_dict() for h in found["instant_hands"]]
+        if len(_PLAIN) < 1024:
+            _PLAIN[rules] = found
+    data = dict(found)
+    if data["instant_hands"] is not None:
+        data["instant_hands"] = [dict(h) for h in data["instant_hands"]]
+    return data
 
 
 def normalise_preset_name(name: str) -> str:
@@ -234,8 +499,53 @@ PRESETS: dict[str, Rules] = {
         caught_pays="per_player",
     ),
     "push ups": replace(_STANDARD, scoring="pushups"),
-    "seattle": replace(_STANDARD, hand_size=7),
+    "seattle": replace(_STANDARD, hand_size=7, instant_hands=(InstantHand("all_tens_and_faces"),)),
     "baton rouge": replace(_STANDARD, deck=40),
+    # RULES.md section 11
+    "rushville": replace(
+        _STANDARD,
+        instant_hands=(InstantHand("all_faces", 2),),
+        run_out_pays="double",
+        caught_pays="catchers_only",
+        catchers_stakes=4,
+        boobed=True,
+    ),
+    "chicago": replace(
+        _STANDARD,
+        wild_cards="deuces_and_jokers",
+        jokers=2,
+        upcard=False,
+        instant_hands=(InstantHand("50", 2), InstantHand("low", 2, "deal", 13), InstantHand("49", 1, "turn")),
+        instant_conflict="low_beats_high",
+        instant_tie="void",
+        hit_spoils_tonk_out=True,
+        first_turn_tonk_out="double_then_single",
+        caught_pays="catchers_only",
+        catchers_stakes=2,
+    ),
+    "deuces wild": replace(
+        _STANDARD,
+        wild_cards="deuces_and_jokers",
+        jokers=1,
+        wild_swap=True,
+        instant_hands=(InstantHand("50", 2), InstantHand("41", 2), InstantHand("low", 2, "deal", 13),
+                       InstantHand("49", 1)),
+    ),
+    "newark": replace(
+        _STANDARD,
+        instant_hands=(InstantHand("50", 2), InstantHand("49", 2), InstantHand("low", 2, "deal", 13)),
+        instant_conflict="high_beats_low",
+        first_turn_tonk_out="quadruple_two_spreads",
+    ),
+    "washington dc": replace(
+        _STANDARD,
+        instant_hands=(InstantHand("50", 2), InstantHand("49", 2), InstantHand("low", 2, "deal", 11)),
+        instant_conflict="low_beats_high",
+    ),
+    "scarne": replace(_STANDARD, hand_size=7, instant_hands=(InstantHand("all_tens_and_faces", 2),)),
+    "vietnam": replace(_STANDARD, hand_size=7, deck=40, instant_hands=(InstantHand("all_faces", 2),)),
+    "slap": replace(_STANDARD, slap="first_to_slap"),
+    "high faces": replace(_STANDARD, face_values="ranked"),
 }
 PRESETS_DISPLAY = {k: k for k in PRESETS}
 PRESETS_DISPLAY["push ups"] = "push-ups"

@@ -19,6 +19,8 @@ _RANDBELOW_BY_BITS = random.Random._randbelow is random.Random._randbelow_with_g
 
 def play_random_hand(game: Game, rng: random.Random) -> Game:
     """Play `game` to its end with uniformly random legal actions."""
+    if hasattr(game, "legal_slaps"):
+        return _play_random_house_hand(game, rng)
     steps = 0
     choice = rng.choice
     if type(rng) is random.Random and _RANDBELOW_BY_BITS:
@@ -38,6 +40,22 @@ def play_random_hand(game: Game, rng: random.Random) -> Game:
     while game.outcome is None:
         seat = game.turn
         game.apply(seat, choice(game.legal_actions(seat)))
+        steps += 1
+        assert steps < MAX_ACTIONS, "a random hand did not end"
+    return game
+
+
+def _play_random_house_hand(game: Game, rng: random.Random) -> Game:
+    """Random play under house rules: in a slap window a random other seat slaps half the time."""
+    steps = 0
+    while game.outcome is None:
+        seat = game.to_act
+        slaps = [(s, a) for s in range(game.num_players) if s != seat for a in game.legal_slaps(s)]
+        if slaps and rng.random() < 0.5:
+            seat, action = rng.choice(slaps)
+        else:
+            action = rng.choice(game.legal_actions(seat))
+        game.apply(seat, action)
         steps += 1
         assert steps < MAX_ACTIONS, "a random hand did not end"
     return game

@@ -20,12 +20,21 @@ class PublicSpread:
     owner: int
     kind: str
     cards: tuple[Card, ...]
+    named: tuple[tuple[Card, Card], ...] = ()  # (wild card, the card it stands for)
+
+    def natural(self) -> tuple[Card, ...]:
+        """The cards as they count in the spread: each wild card as the card it stands for."""
+        if not self.named:
+            return self.cards
+        named = dict(self.named)
+        return tuple(named.get(c, c) for c in self.cards)
 
 
 @dataclass(frozen=True, slots=True)
 class PublicEvent:
     """One action as the whole table saw it. `card` is the card that became known
-    (the taken discard, the discard, the hit card); None for a draw from the stock."""
+    (the taken discard, the discard, the hit card, the slapped discard, the wild card a
+    swap took into hand); None for a draw from the stock."""
 
     seat: int
     action: Action
@@ -54,6 +63,9 @@ class SeatView:
     outcome: Outcome | None
     showdown: tuple[tuple[Card, ...], ...] | None
     upcard: Card | None
+    to_act: int = -1  # the seat the hand waits for (a slapper's extra discard, or `turn`)
+    side_cards: tuple[Card | None, ...] = ()  # high-card side bet: each seat's shown card, public
+    slappers: tuple[int, ...] = ()  # seats that may slap now
 
     @classmethod
     def of(cls, game, seat: int) -> "SeatView":
@@ -66,11 +78,14 @@ class SeatView:
         if upcard is not None:
             pile.append(upcard)
         stock = len(game.deck) - dealt - len(pile)
+        swaps = iter(getattr(game, "swaps", ()))
         for who, action in game.log:
             verb = action.verb
             card = None
-            if verb == "take":
+            if verb == "take" or verb == "slap":
                 card = pile.pop()
+            elif verb == "swap":
+                card = next(swaps)
             elif verb == "discard":
                 pile.append(action.card)
                 card = action.card
@@ -91,7 +106,8 @@ class SeatView:
             stake=game.stake,
             hand=tuple(game.hands[seat]),
             hand_sizes=tuple(len(h) for h in game.hands),
-            spreads=tuple(PublicSpread(s.owner, s.kind, tuple(s.cards)) for s in game.spreads),
+            spreads=tuple(PublicSpread(s.owner, s.kind, tuple(s.cards), tuple(s.named.items()) if s.named else ())
+                          for s in game.spreads),
             discard_top=game.discard[-1] if game.discard else None,
             discard_size=len(game.discard),
             stock_size=len(game.stock),
@@ -104,15 +120,20 @@ class SeatView:
             outcome=game.outcome,
             showdown=tuple(tuple(h) for h in game.hands) if over else None,
             upcard=upcard,
+            to_act=game.to_act,
+            side_cards=tuple(getattr(game, "side_cards", ())),
+            slappers=tuple(game.slappers()) if hasattr(game, "slappers") and not over else (),
         )
 
     @property
     def count(self) -> int:
+        if self.rules.face_values == "ranked":
+            return sum(self.rules.card_value(c) for c in self.hand)
         return count(self.hand)
 
     @property
     def my_turn(self) -> bool:
-        return self.turn == self.seat and self.outcome is None
+        return self.to_act == self.seat and self.outcome is None
 
     def seen_cards(self) -> set[Card]:
         """Every card this seat has seen: its hand, the table, the upcard and every discard."""
@@ -121,6 +142,7 @@ class SeatView:
             seen.update(spread.cards)
         if self.upcard is not None:
             seen.add(self.upcard)
+        seen.update(c for c in self.side_cards if c is not None)
         for event in self.history:
             if event.card is not None:
                 seen.add(event.card)

@@ -40,7 +40,9 @@ def test_decks_52_40_and_jokers():
 
 
 def test_every_preset_by_name():
-    assert set(PRESET_NAMES) == {"standard", "waiting", "black company", "washington", "push-ups", "seattle", "baton rouge"}
+    assert set(PRESET_NAMES) == {"standard", "waiting", "black company", "washington", "push-ups", "seattle", "baton rouge",
+                                 "rushville", "chicago", "deuces wild", "newark", "washington dc", "scarne",
+                                 "vietnam", "slap", "high faces"}
     assert Rules.preset("standard") == Rules()
     assert Rules.preset("waiting").waiting
     bc = Rules.preset("Black Company")
@@ -64,7 +66,8 @@ def test_rules_dict_round_trip_keeps_overrides_only():
 @pytest.mark.parametrize("data, words", [
     ({"preset": "standard", "colour": "red"}, "Unknown house rule option"),
     ({"preset": "nonsense"}, "no preset called"),
-    ({"hand_size": 6}, "Hand size"),
+    ({"hand_size": 13}, "Hand size"),
+    ({"hand_size": 2}, "Hand size"),
     ({"instant_low": 20}, "instant_low"),
     ({"instant_low": 12, "instant_low_triple": True}, "triple"),
     ({"caught_pays": "everyone"}, "caught_pays"),

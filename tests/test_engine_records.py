@@ -78,3 +78,58 @@ def test_simulate_prints_endings_turns_and_speed():
     assert done.returncode == 0, done.stderr
     assert "300 hands, 3 players, preset waiting, seed 4" in done.stdout
     assert "endings: " in done.stdout and "average turns per hand" in done.stdout and "hands per second" in done.stdout
+
+
+def test_the_black_company_examples_are_golden_records():
+    names = {p.stem for p in GOLDEN}
+    assert {"black_company_example_1", "black_company_example_2"} <= names
+    one = json.loads((RECORDS / "black_company_example_1.expected.json").read_text())
+    assert one["counts"] == [9, 10, 24]  # the source's [25] for Elmo is a miscount
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[" * 10_000_000 + "]" * 10_000_000, "nested too deeply"),
+    ('{"format": "tonk-hand/1", "stake": ' + "9" * 5000 + "}", "number far too long"),
+], ids=["nested-10MB-deep", "5000-digit-stake"])  # short ids: pytest puts the id in PYTEST_CURRENT_TEST,
+# and a 20 MB environment variable makes the replay's subprocess fail with E2BIG
+def test_hostile_json_is_refused_in_one_line(tmp_path, text, words):
+    path = tmp_path / "hostile.json"
+    path.write_text(text)
+    done = replay(path)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], done.stderr
+
+
+@pytest.mark.parametrize("stake, ok", [(1_000_000, True), (1_000_001, False), (10**4000, False)])
+def test_a_stake_has_a_sane_upper_bound(tmp_path, stake, ok):
+    path = broken(tmp_path, lambda r: r.__setitem__("stake", stake))
+    done = replay(path)
+    if ok:
+        assert done.returncode == 0, done.stderr
+    else:
+        assert done.returncode == 2 and "from 1 to 1,000,000" in done.stderr
+
+
+HOUSE_BAD = [
+    ("unknown side bet", lambda r: r.__setitem__("side_bets", {"poker": {"seats": [0], "stake": 1}}),
+     "Unknown side bet 'poker'"),
+    ("side bet seat", lambda r: r.__setitem__("side_bets", {"naturals": {"seats": [7], "stake": 1}}),
+     "distinct seats"),
+    ("high card without suit", lambda r: r.__setitem__("side_bets", {"high_card": {"seats": [0], "stake": 1}}),
+     "called suit"),
+    ("wild card without the house rule", lambda r: r["actions"].__setitem__(
+        1, {"seat": 0, "do": "spread", "cards": ["7s", "8s", "9s"], "as": {"7s": "7s"}}), "no wild cards"),
+    ("unknown instant hand", lambda r: r["rules"].__setitem__("instant_hands", [{"hand": "42"}]),
+     "instant hand must be one of"),
+    ("slap without the house rule", lambda r: r["actions"].insert(3, {"seat": 2, "do": "slap", "spread": 0}),
+     "action 3:"),
+]
+
+
+@pytest.mark.parametrize("name, change, words", HOUSE_BAD, ids=[b[0] for b in HOUSE_BAD])
+def test_bad_house_rule_records_exit_2_with_one_line(tmp_path, name, change, words):
+    done = replay(broken(tmp_path, change))
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], done.stderr

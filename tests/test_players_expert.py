@@ -6,13 +6,14 @@ import random
 
 import pytest
 
-from engine import DRAW, DROP, TAKE, Discard, Game, Rules, Spread
+from engine import DRAW, DROP, PRESET_NAMES, TAKE, Discard, Game, Rules, Spread
 from engine.outcome import settle_drop
 from engine.players import LEVELS, ExpertPlayer, make_player
 from engine.players.expert import sampled_game
 from engine.players.hard import Estimate
 from engine.players.memory import Memory
 from engine_helpers import C, cards, deal
+from test_players import play_checked
 
 NO_CAP = float("inf")  # no CPU-time guard: the same seed always makes the same search
 
@@ -156,3 +157,15 @@ def test_expert_searches_within_its_budget_and_reports_what_it_weighed():
     assert searched["default"] == make_player("hard", 4).choose(view).verb  # what it starts from
     if searched["chosen"] != searched["default"]:  # it changes its mind only for a better mean
         assert searched[searched["chosen"]] > searched[searched["default"]]
+
+
+@pytest.mark.parametrize("preset", [p for p in PRESET_NAMES if Rules.preset(p).house])
+def test_expert_plays_legally_in_every_house_rule_preset(preset):
+    """Under section 9's house rules expert plays as hard does (its play-outs know only the
+    rules of sections 1-8): every action legal, every hand ended, nothing thrown."""
+    rules = Rules.preset(preset)
+    for i in range(3):
+        game = Game.deal(rules, 3, i % 3, rng=random.Random(40 + i))
+        bots = {0: expert(i), 1: make_player("hard", i), 2: expert(100 + i)}
+        play_checked(game, bots)
+        assert bots[0].fallbacks == bots[2].fallbacks == 0

@@ -66,7 +66,10 @@ async def test_the_leaderboard_and_the_server_as_a_reader_sees_them(played):  # 
 
 def test_rules_are_named_by_their_preset_and_changes():
     assert rules_name('{"preset":"standard"}') == "standard"
-    assert rules_name('{"hand_size":7,"preset":"standard"}') == "seattle"  # the same rules
+    # the same rules as seattle (7 cards, all tens and faces instead of 49/50: RULES.md section 11)
+    assert rules_name('{"hand_size":7,"instant_hands":[{"hand":"all_tens_and_faces","pays":2,"when":"deal"}],'
+                      '"preset":"standard"}') == "seattle"
+    assert rules_name('{"hand_size":7,"preset":"standard"}') == "standard + 1 change"
     assert rules_name('{"jokers":2,"preset":"standard"}') == "standard + 1 change"
     assert rules_name("not json") == "unknown rules"
 

@@ -18,6 +18,7 @@ from itertools import combinations
 from ..game import Game
 from ..rules import Rules
 from . import make_player
+from .house import slap_race
 
 MAX_ACTIONS = 5_000
 
@@ -65,8 +66,9 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
     steps = 0
     clock = time.perf_counter
     cpu_clock = time.thread_time
+    house = game.rules.house and game.rules.slap != "off"
     while game.outcome is None:
-        seat = game.turn
+        seat = game.to_act
         view = game.view(seat)
         started, cpu_started = clock(), cpu_clock()
         action = bots[seat].choose(view)
@@ -76,6 +78,8 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
         if cpu_times is not None:
             cpu_times.setdefault(levels[slot_of_seat[seat]], []).append(cpu * 1000.0)
         game.apply(seat, action)
+        if house and game.outcome is None:
+            steps += len(slap_race(game, bots))
         steps += 1
         if steps > MAX_ACTIONS:
             raise RuntimeError(f"arena hand {index} did not end")

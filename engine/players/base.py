@@ -12,10 +12,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..actions import DRAW, DROP, TAKE, Action, Discard
+from ..actions import CLAIM, DRAW, DROP, TAKE, Action, Discard
 from ..cards import count
 from ..game import START
+from ..house import SLAP_DISCARD
 from ..view import SeatView
+from . import house
 from .hands import lay_options, spread_potential
 from .memory import Memory
 
@@ -68,16 +70,24 @@ class ComputerPlayer:
         legal = view.legal_actions
         if not legal:
             raise ValueError("It is not this seat's turn: there is nothing to choose.")
-        if view.phase == START:
+        if view.phase == SLAP_DISCARD:
+            action = house.best_discard(self, view)
+        elif view.phase == START:
             self._plan = None
             memory = Memory(view)
-            if memory.turns[view.seat] >= LONG_HAND and DROP in legal:
+            if CLAIM in legal:
+                action = CLAIM  # an instant hand claimed in turn: a sure win
+            elif legal == [DROP]:
+                action = DROP  # boobed: nothing else is allowed
+            elif memory.turns[view.seat] >= LONG_HAND and DROP in legal:
                 action = DROP
             else:
                 action = self.start_turn(view, memory)
             if action == TAKE and stock_is_out(view) and not self.take_lowers_count(view, memory):
                 # after the stock is gone, taking must make progress or the hand never ends
                 action = DRAW
+        elif view.rules.house:
+            action = house.house_play(self, view)
         else:
             action = self._planned(view)
             if action is None:
@@ -88,6 +98,13 @@ class ComputerPlayer:
             self._plan = None
             action = self._fallback(view)
         return action
+
+    def slap(self, view: SeatView):
+        """(Slap, reaction delay in seconds) if this player slaps the open window now, else None.
+
+        Ask every seat whose `view.legal_actions` holds a Slap; the bot may wait the delay
+        before sending the slap, so the race feels human."""
+        return house.slap_decision(self, view)
 
     def _planned(self, view: SeatView) -> Action | None:
         if self._plan is None:

@@ -83,6 +83,11 @@ class ExpertPlayer(HardPlayer):
     def start_turn(self, view: SeatView, memory: Memory) -> Action:
         legal = view.legal_actions
         default = super().start_turn(view, memory)  # hard's choice: kept unless the search finds better
+        if view.rules.house:
+            # the play-outs' quick policy knows only the rules of sections 1-8: under the
+            # house rules of section 9 expert plays as hard does (house.house_play after the draw)
+            self.last_search = None
+            return default
         candidates = [a for a in (DROP, DRAW, TAKE) if a in legal]
         if DROP in candidates and default != DROP and not Estimate(self, view, memory).worth_sampling():
             candidates.remove(DROP)  # a count far too high to drop
@@ -92,6 +97,9 @@ class ExpertPlayer(HardPlayer):
         return candidates[self.search(view, memory, [[a] for a in candidates], candidates.index(default))]
 
     def plan_turn(self, view: SeatView, memory: Memory) -> list[Action]:
+        if view.rules.house:  # as in start_turn: hard's plan under section 9's house rules
+            self.last_search = None
+            return super().plan_turn(view, memory)
         plans = self.ranked_plans(list(view.hand), view, memory, self.plans)
         if len(plans) == 1 or _cards_left(view, plans[0][1]) == 0:
             self.last_search = None

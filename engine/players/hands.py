@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ..actions import Hit, Spread
+from ..cards import Rank
 from ..game import full_deck, run_positions, spreads_in
 from ..rules import Rules
 
@@ -70,11 +71,17 @@ class Place:
 def table_places(layout: Layout, spreads) -> list[Place]:
     places = []
     pos = layout.pos
+    high_aces = layout.rules.ace_in_runs == "low_or_high"
     for i, s in enumerate(spreads):
-        first = s.cards[0]
+        cards = s.natural() if s.named else s.cards  # wild cards as what they stand for
+        first = cards[0]
         if s.kind == "run":
-            lo, hi = min(pos[c] for c in s.cards), max(pos[c] for c in s.cards)
-            places.append(Place(i, s.owner, "run", first.suit, None, lo, hi, len(s.cards)))
+            at = [pos[c] for c in cards]
+            if high_aces and {c.rank for c in cards} >= {Rank.ACE, Rank.KING} and Rank.TWO not in {
+                    c.rank for c in cards}:
+                at = [layout.size if c.rank is Rank.ACE else p for c, p in zip(cards, at)]
+            lo, hi = min(at), max(at)
+            places.append(Place(i, s.owner, "run", first.suit, None, lo, hi, len(cards)))
         else:
             places.append(Place(i, s.owner, "book", None, first.rank, 0, 0, len(s.cards)))
     return places

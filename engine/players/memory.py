@@ -38,9 +38,19 @@ class Memory:
         pile: list = [view.upcard] if view.upcard is not None else []
         dealt = rules.hand_size * n
         stock = len(layout.deck) - dealt - len(pile)
+        for j, card in enumerate(view.side_cards):  # the high-card side bet's shown cards are public
+            if card is not None and j != view.seat:
+                self.held[j].add(card)
         for event in view.history:
             who, action = event.seat, event.action
             verb = action.verb
+            if verb == "slap":  # the top discard went onto a spread
+                pile.pop()
+                continue
+            if verb == "swap":  # a natural card went to the table, the wild card (public) to the hand
+                self.held[who].discard(action.card)
+                self.held[who].add(event.card)
+                continue
             if verb == "take":
                 card = pile.pop()
                 self.taken[who].append(card)
