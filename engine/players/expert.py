@@ -41,7 +41,7 @@ from ..cards import count
 from ..game import PLAY, START, Game, TableSpread
 from ..view import SeatView
 from .hands import Layout, table_places
-from .hard import Estimate, HardPlayer, _wants, plain_discard, utility
+from .hard import Estimate, HardPlayer, _wants, greedy_spreads, plain_discard, utility
 from .memory import Memory
 from .normal import count_scale
 
@@ -261,16 +261,10 @@ class Rollout:
     def play(self, seat: int) -> None:
         game = self.game
         hand = game.hands[seat]
-        spreads = game.possible_spreads(hand)
-        if spreads:
-            spreads.sort(key=lambda s: -sum(c.value for c in s))
-            used: set = set()
-            for cards in spreads:
-                if used.isdisjoint(cards):
-                    used.update(cards)
-                    game.apply(seat, Spread(cards))
-                    if game.outcome is not None:
-                        return
+        for cards in greedy_spreads(game.possible_spreads(hand)):
+            game.apply(seat, Spread(cards))
+            if game.outcome is not None:
+                return
         while game.spreads and hand:
             hits = game.possible_hits(hand)
             if not hits:

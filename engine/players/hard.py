@@ -413,15 +413,10 @@ def greedy_turn(layout: Layout, hand: list, places, top, stock: list):
         if not stock:
             return "stock_out"
         hand.append(stock.pop())
-    spreads = layout.hand_spreads(hand)
-    laid = 0
-    if spreads:
-        spreads.sort(key=lambda s: -sum(c.value for c in s))
-        used: set = set()
-        for s in spreads:
-            if used.isdisjoint(s):
-                used.update(s)
-                laid += 1
+    chosen = greedy_spreads(layout.hand_spreads(hand))
+    laid = len(chosen)
+    if chosen:
+        used = {c for s in chosen for c in s}
         hand = [c for c in hand if c not in used]
     if places and hand:
         _, hand = greedy_hits(layout, hand, places)
@@ -432,6 +427,18 @@ def greedy_turn(layout: Layout, hand: list, places, top, stock: list):
     worst = plain_discard(hand)
     hand.remove(worst)
     return hand, worst, None, laid
+
+
+def greedy_spreads(spreads: list) -> list:
+    """The spreads a plain player lays: the most valuable first, then each that shares no
+    card with those before it."""
+    chosen: list = []
+    used: set = set()
+    for s in sorted(spreads, key=lambda s: -sum(c.value for c in s)):
+        if used.isdisjoint(s):
+            used.update(s)
+            chosen.append(s)
+    return chosen
 
 
 def plain_discard(hand):
