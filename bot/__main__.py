@@ -68,10 +68,19 @@ def main() -> int:
         return EXIT_CONFIG
     logging.basicConfig(level=settings.log_level_number,
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("discord.http").setLevel(max(settings.log_level_number, logging.WARNING))
+    for chatty in ("discord.http", "alembic"):  # the store logs its own line when it upgrades the schema
+        logging.getLogger(chatty).setLevel(max(settings.log_level_number, logging.WARNING))
     apply_endpoints(settings.api_base, settings.gateway_url)
+    from bot.store import DatabaseStartupError, SchemaTooNewError, describe_database
+
     try:
         asyncio.run(run(settings))
+    except DatabaseStartupError as exc:
+        print(f"tonk-bot: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except SchemaTooNewError as exc:
+        print(f"tonk-bot: {describe_database(settings.database_url)}: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
     except discord.LoginFailure:
         print("tonk-bot: Discord rejected DISCORD_TOKEN: check the token in .env "
               "(Developer Portal → your application → Bot → Reset Token).", file=sys.stderr)

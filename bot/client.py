@@ -24,13 +24,17 @@ INTENTS.guilds = True  # channels and the guild for interactions; no privileged 
 EXTENSIONS = ("cogs.tonk",)
 
 
-class TonkBot(commands.Bot):
+class TonkBot(commands.AutoShardedBot):
+    """Runs the shards of SHARD_IDS (all by default) and drives only their servers' tables."""
+
     def __init__(self, *, settings: Settings, db: Database):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
         self.settings = settings
         self.db = db

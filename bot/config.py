@@ -31,6 +31,10 @@ class Settings:
     table_edit_interval: float = 1.0
     """Least seconds between two edits of one table message (Discord's rate limits)."""
     lobby_idle_seconds: float = 600.0
+    shard_count: int | None = None
+    """SHARD_COUNT: the bot's total number of shards; None lets Discord choose (one process runs them all)."""
+    shard_ids: tuple[int, ...] | None = None
+    """SHARD_IDS: the shards this process runs (and whose servers' tables it drives); None: all."""
     deal_seed: int | None = None
     """Seeds the bot's shuffles and cuts (for tests); None deals from a fresh random seed."""
 
@@ -50,6 +54,27 @@ def _optional_float(environ: Mapping[str, str], name: str, default: float, low: 
     if not low <= value <= high:
         raise ConfigError(f"{name} must be between {low:g} and {high:g} seconds, not {raw}.")
     return value
+
+
+def _shards(environ: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    raw_count = environ.get("SHARD_COUNT", "").strip()
+    raw_ids = environ.get("SHARD_IDS", "").strip()
+    if not raw_count:
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: set the bot's total number of shards too.")
+        return None, None
+    if not raw_count.isdigit() or int(raw_count) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards, at least 1, not {raw_count!r}.")
+    count = int(raw_count)
+    if not raw_ids:
+        return count, None
+    parts = [part.strip() for part in raw_ids.split(",")]
+    if not all(part.isdigit() and int(part) < count for part in parts):
+        raise ConfigError(
+            f"SHARD_IDS must be shard numbers from 0 to {count - 1} separated by commas (e.g. 0,1), not {raw_ids!r}."
+        )
+    ids = tuple(sorted({int(part) for part in parts}))
+    return count, ids
 
 
 def _optional_digits(environ: Mapping[str, str], name: str, what: str) -> int | None:
@@ -83,6 +108,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     gateway_url = environ.get("DISCORD_GATEWAY_URL", "").strip() or None
     if gateway_url and not gateway_url.startswith(("ws://", "wss://")):
         raise ConfigError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {gateway_url!r}.")
+    shard_count, shard_ids = _shards(environ)
     deal_seed = _optional_digits(environ, "TONK_DEAL_SEED", "a whole number (or unset)")
     return Settings(
         token=token,
@@ -94,5 +120,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         computer_delay=_optional_float(environ, "TONK_COMPUTER_DELAY", 1.0, 0.0, 30.0),
         table_edit_interval=_optional_float(environ, "TONK_TABLE_EDIT_INTERVAL", 1.0, 0.0, 60.0),
         lobby_idle_seconds=_optional_float(environ, "TONK_LOBBY_IDLE", 600.0, 1.0, 86400.0),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
         deal_seed=deal_seed,
     )

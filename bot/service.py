@@ -28,7 +28,7 @@ from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, Pla
                        TableClosedError, create_table, current_season, get_guild_settings,
                        get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
                        player_standing, recent_hands, record_finished_hand, save_table, standings,
-                       start_new_season, update_guild_settings, write_transaction)
+                       start_new_season, update_guild_settings, write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
@@ -121,12 +121,16 @@ class TableService:
 
     async def _save(self, old: Table, new: Table) -> Table:
         """Save `new` against the version `old` was loaded at, with any hand that just finished."""
+        async def write(session) -> LiveTable:
+            row = await save_table(session, table_id=old.id, expected_version=old.version, **new.columns(since=old))
+            if new.game is not None and new.game.over and new.game is not old.game:
+                await self._record_hand(session, new)
+            return row
+
         try:
-            async with self._writer, self.db.sessions() as session, write_transaction(session):
-                row = await save_table(session, table_id=old.id, expected_version=old.version,
-                                       **new.columns(since=old))
-                if new.game is not None and new.game.over and new.game is not old.game:
-                    await self._record_hand(session, new)
+            async with self._writer, self.db.sessions() as session:
+                # the whole transaction again if PostgreSQL picks it as a deadlock victim
+                row = await write_retrying(session, write)
         except (StaleTableError, TableClosedError):
             self.forget(old.id)
             raise StaleView("Someone else acted first: look again at the table.") from None
@@ -220,12 +224,13 @@ class TableService:
             row = await get_open_table_in_channel(session, channel_id=channel_id)
         return await self.load(row.id) if row is not None else None  # type: ignore[arg-type]
 
-    async def recover(self) -> list[Table]:
-        """After a restart: every open table, with any finished-but-unrecorded hand written."""
+    async def recover(self, owns: Callable[[int], bool] = lambda guild_id: True) -> list[Table]:
+        """After a restart: every open table of the servers this process `owns` (its shards'),
+        with any finished-but-unrecorded hand written."""
         async with self.db.sessions() as session:
             rows = await list_open_tables(session)
         tables = []
-        for row in rows:
+        for row in (row for row in rows if owns(row.guild_id)):
             table = table_of(row)
             self._latest[table.id] = table
             if table.status is Status.BETWEEN_HANDS and table.game is not None and table.game.over:

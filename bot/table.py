@@ -256,6 +256,8 @@ class PublicTable:
     cuts: str | None = None
     outcome: Outcome | None = None
     closed_reason: str | None = None
+    timer_plays: frozenset[int] = frozenset()
+    """Which entries of `history` the turn timer played for a player who ran out of time."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -288,6 +290,8 @@ class Table:
     closed_reason: str | None = None
     message_id: int | None = None
     ping: Ping | None = None
+    timer_plays: tuple[int, ...] = ()
+    """Positions in the hand's log of the plays the turn timer made (the log says so)."""
     moves: int = 0
     """Grows with every operation that changes what someone sees; a private hand message
     carries it, so a click on an older one is refused (`StaleView`)."""
@@ -373,6 +377,7 @@ class Table:
             base, turn=game.turn if not over else None, phase=game.phase,
             spreads=tuple(PublicSpread(s.owner, s.kind, tuple(s.cards)) for s in game.spreads),
             discard_top=game.discard_top, stock_size=len(game.stock), history=history, outcome=game.outcome,
+            timer_plays=frozenset(self.timer_plays),
         )
 
     # ------------------------------------------------------------------ opening
@@ -395,10 +400,18 @@ class Table:
         return replace(self, moves=self.moves + 1, **changes)
 
     def _seat(self, seat: Seat, when: str, now: float) -> tuple["Table", list[Event]]:
+        """Seat a newcomer: in the lobby at the end; between hands at the dealer's right, so the
+        deal still passes to the player on the dealer's left and the newcomer deals last."""
         if self.status not in (Status.LOBBY, Status.BETWEEN_HANDS):
             raise UserError(f"A hand is in play: {when}.")
         if len(self.seats) >= self.capacity:
             raise UserError("This table is full.")
+        if self.status is Status.BETWEEN_HANDS and self.dealer is not None:
+            index = self.dealer
+            # the finished hand is ledgered already; the next deal starts from these seats
+            table = self._changed(seats=self.seats[:index] + (seat,) + self.seats[index:], lobby_since=now,
+                                  dealer=self.dealer + 1, game=None)
+            return table, [SeatTaken(index, seat.name)]
         table = self._changed(seats=self.seats + (seat,), lobby_since=now)
         return table, [SeatTaken(len(self.seats), seat.name)]
 
@@ -464,7 +477,8 @@ class Table:
         game = Game.deal(self.rules, [s.name for s in self.seats], dealer,
                          rng=random.Random(rng.getrandbits(64)), stake=self.stake)
         seats = tuple(replace(s, away=False, timeouts=0) for s in self.seats)
-        table = self._changed(status=Status.PLAYING, dealer=dealer, hand_number=hand_number, game=game, seats=seats)
+        table = self._changed(status=Status.PLAYING, dealer=dealer, hand_number=hand_number, game=game, seats=seats,
+                              timer_plays=())
         return table._settle([HandDealt(hand_number, dealer)])  # a tonk on the deal ends the hand at once
 
     # ------------------------------------------------------------------ play
@@ -506,11 +520,14 @@ class Table:
         game = self.game.copy()  # type: ignore[union-attr]
         seat = game.turn
         events: list[Event] = [TimedOut(seat)]
+        played = list(self.timer_plays)
         if game.phase == START:
+            played.append(len(game.log))
             game.apply(seat, DRAW)
             events.append(Played(seat, DRAW, by_computer=True))
         if not game.over:
             discard = Discard(highest_card(game.hands[seat]))
+            played.append(len(game.log))
             game.apply(seat, discard)
             events.append(Played(seat, discard, by_computer=True))
         timeouts = self.seats[seat].timeouts + 1
@@ -518,7 +535,7 @@ class Table:
         if away and not self.seats[seat].away:
             events.append(SeatAway(seat))
         seats = _with_seat(self.seats, seat, timeouts=timeouts, away=away or self.seats[seat].away)
-        return self._changed(game=game, seats=seats)._settle(events, self)
+        return self._changed(game=game, seats=seats, timer_plays=tuple(played))._settle(events, self)
 
     def back(self, user_id: int) -> tuple["Table", list[Event]]:
         seat = self.seat_required(user_id)
@@ -597,7 +614,7 @@ class Table:
             "timeouts": [s.timeouts for s in self.seats],
             "away": [i for i, s in enumerate(self.seats) if s.away],
             "hand_id": self.hand_id, "cuts": self.cuts, "lobby_since": self.lobby_since,
-            "closed_reason": self.closed_reason, "moves": self.moves,
+            "closed_reason": self.closed_reason, "moves": self.moves, "timer_plays": list(self.timer_plays),
             "ping": {"message_id": self.ping.message_id, "turn": self.ping.turn} if self.ping else None,
         }
 
@@ -632,7 +649,7 @@ class Table:
             cuts=book.get("cuts"), lobby_since=float(book.get("lobby_since") or 0.0),
             closed_reason=book.get("closed_reason"), message_id=data.get("message_id"),
             ping=Ping(ping["message_id"], ping["turn"]) if ping else None, moves=int(book.get("moves") or 0),
-            version=version,
+            timer_plays=tuple(book.get("timer_plays") or ()), version=version,
         )
 
     def columns(self, *, since: "Table | None" = None) -> dict[str, Any]:

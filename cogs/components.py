@@ -38,9 +38,13 @@ class Verb(StrEnum):
     SPREAD = "spread"
     HIT = "hit"
     DISCARD = "discard"
+    DROP_CONFIRM = "dropnow"
+    """The second click of a drop: `DROP` only asks whether you mean it."""
 
 
-PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP, Verb.SPREAD, Verb.HIT, Verb.DISCARD})
+PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD})
+"""Clicks that are plays, and the engine's verb for each."""
+ENGINE_VERB = {Verb.DROP_CONFIRM: "drop"}
 _VERBS = "|".join(v.value for v in Verb)
 BUTTON_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})(?::(?P<version>[0-9]{{1,9}}))?"
 SELECT_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"

@@ -9,6 +9,13 @@ players wait `computer_delay` before each play. A turn's timer asks the service 
 the turn out, which does nothing if the turn has moved on, so a late timer never plays.
 The turn ping's message id is saved with the table: a restart neither pings twice nor
 leaves an old ping behind, and closing the table removes it.
+
+Each seated person has at most one live private hand message per table (`LiveHand`): the
+interaction that last showed it (their click on My hand, the ping's button, or any button of
+the hand) lends its webhook token, valid 15 minutes and renewed by every click, and the
+channel's edits bring the hand up to date with it whenever the table moved on. Opening the
+hand again replaces the old message. Once the token is too old, the next ping's button
+brings the hand back. The hand is rendered from the seat's `SeatView` only.
 """
 
 from __future__ import annotations
@@ -18,7 +25,9 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable
+from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiohttp
 import discord
@@ -26,12 +35,35 @@ import discord
 from bot.config import Settings
 from bot.errors import UserError
 from bot.service import TableService, computer_choice
+from bot.shards import ShardOwnership
 from bot.table import Event, Ping, Status, Table, TableClosed
+from engine import Card
+from engine.help import plural
 
 from cogs import render
+from cogs.components import Verb, button, view_of
 
 log = logging.getLogger(__name__)
 WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5 s before)
+HAND_TOKEN_SECONDS = 14 * 60
+"""How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
+HAND_WAIT_SECONDS = 1.0
+"""How long a click on a hand waits for that hand's edit in flight."""
+
+
+@dataclass(eq=False)
+class LiveHand:
+    """A person's private hand message and the interaction whose webhook edits it."""
+
+    interaction: discord.Interaction
+    message_id: int | None
+    moves: int
+    """The table's `moves` the message shows."""
+    since: float = field(default_factory=time.monotonic)
+
+    @property
+    def fresh(self) -> bool:
+        return time.monotonic() - self.since < HAND_TOKEN_SECONDS
 
 
 @dataclass(eq=False)
@@ -50,11 +82,20 @@ class TableRuntime:
     replying: int = 0
     """Clicks on this table being answered: the channel edit waits for their replies."""
     replied: asyncio.Event = field(default_factory=asyncio.Event)
+    hands: dict[int, LiveHand] = field(default_factory=dict)
+    """Each person's live private hand message, by user id."""
+    hand_locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    """One at a time per person: a click's reply and the edit that follows the table."""
+    drawn: dict[int, tuple[str, Card]] = field(default_factory=dict)
+    """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
+    turn_started: tuple[str, float] | None = None
+    """The turn whose timer runs, and when it began (Unix time)."""
 
     @property
     def idle_now(self) -> bool:
         tasks = (self.sync, self.computer, self.idle, self.timer[1] if self.timer else None)
-        return self.replying == 0 and all(t is None or t.done() for t in tasks)
+        live_hands = any(hand.fresh for hand in self.hands.values())
+        return self.replying == 0 and not live_hands and all(t is None or t.done() for t in tasks)
 
     def start(self, attribute: str, coro: Awaitable[None]) -> None:
         """Run `coro` as this table's task of that kind unless one is running already."""
@@ -81,6 +122,7 @@ class LiveTables:
         self.settings = settings
         self.tables: dict[int, TableRuntime] = {}
         self._turn_seconds: dict[int, float] = {}
+        self._pictures: dict[int, bool] = {}
         self._closing = False
 
     def runtime(self, table_id: int) -> TableRuntime:
@@ -153,6 +195,7 @@ class LiveTables:
                 table = await self.service.load(runtime.table_id)
                 await self._edit(runtime, table)
                 await self._ping(table)
+                await self._follow_hands(runtime, table)
             except asyncio.CancelledError:
                 raise
             except UserError:
@@ -177,7 +220,7 @@ class LiveTables:
         runtime.shown = table.moves
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.message_id)
         try:
-            await message.edit(**render.table_message(table.public()))
+            await message.edit(**await self.table_message(table))
         except discord.NotFound:
             log.warning("table %s: its message is gone", table.id)
 
@@ -199,14 +242,130 @@ class LiveTables:
         ping = None
         if wanted:
             user_id = table.seats[table.to_act].user_id  # type: ignore[index]
+            deadline = await self.deadline(table)
+            when = f": time runs out {render.relative_time(deadline)}" if deadline is not None else ""
             message = await channel.send(
-                f"<@{user_id}>, your turn at the Tonk table (press **My hand**).",
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]),  # type: ignore[arg-type]
+                f"<@{user_id}>, your turn at the Tonk table{when}.",
+                view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(user_id)]),  # type: ignore[arg-type]
             )
             ping = Ping(message.id, key)  # type: ignore[arg-type]
         if table.is_open and await self.service.set_ping(table.id, ping) is None and ping is not None:
             # the table closed meanwhile: the new ping must not outlive it
             await channel.get_partial_message(ping.message_id).delete()
+
+    @staticmethod
+    def _ping_view(table: Table) -> discord.ui.View:
+        """The ping's button opens the hand (the same click as the table's My hand)."""
+        return view_of(button(table.id, Verb.HAND, "My hand", style=discord.ButtonStyle.primary))
+
+    # ------------------------------------------------------------------ how messages look here
+
+    async def table_message(self, table: Table) -> dict[str, Any]:
+        """The channel message of `table`, with the turn's deadline and (unless the server
+        turned them off) its picture."""
+        return render.table_message(table.public(), deadline=await self.deadline(table),
+                                    picture=await self.pictures_on(table.guild_id))
+
+    async def hand_message(self, table: Table, seat: int, *, note: str | None = None,
+                           confirm_drop: bool = False) -> dict[str, Any]:
+        """A person's private hand, from their seat's view only; the card they drew this turn marked."""
+        runtime = self.tables.get(table.id)
+        drawn = None
+        user_id = table.seats[seat].user_id
+        if runtime is not None and user_id in runtime.drawn:
+            key, card = runtime.drawn[user_id]
+            drawn = card if key == table.turn_key else None
+        return render.hand_message(
+            table.seat_view(seat), table_id=table.id, hand_number=table.hand_number, moves=table.moves,
+            away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
+            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id),
+            hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
+
+    async def deadline(self, table: Table) -> float | None:
+        """When the turn in play runs out (Unix time); None when no person's turn is timed."""
+        runtime = self.tables.get(table.id)
+        started = runtime.turn_started if runtime is not None else None
+        if started is None or started[0] != table.turn_key or table.is_computer_turn:
+            return None
+        return started[1] + await self.turn_seconds(table.guild_id)
+
+    async def pictures_on(self, guild_id: int) -> bool:
+        """The server's pictures setting, read once and kept until /tonk settings changes it."""
+        on = self._pictures.get(guild_id)
+        if on is None:
+            on = self._pictures[guild_id] = await self.service.pictures_enabled(guild_id)
+        return on
+
+    # ------------------------------------------------------------------ private hands
+
+    @contextlib.asynccontextmanager
+    async def hand_turn(self, table_id: int, user_id: int):
+        """A person's click on their hand waits for an edit of that hand in flight, so the newer
+        state lands last; but never long enough to miss Discord's 3 seconds."""
+        lock = self.runtime(table_id).hand_locks[user_id]
+        try:
+            await asyncio.wait_for(lock.acquire(), HAND_WAIT_SECONDS)
+        except TimeoutError:
+            yield  # the edit is stuck (Discord is slow): answer anyway; `moves` orders the rest
+            return
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def hand_shown(self, table: Table, user_id: int, interaction: discord.Interaction,
+                   message_id: int | None) -> None:
+        """A click's reply showed `table` in a private hand message: that message is the live one
+        now, edited through this interaction (its token is the newest). Any other live hand
+        message of this person at this table is deleted."""
+        runtime = self.runtime(table.id)
+        old = runtime.hands.get(user_id)
+        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves)
+        if old is not None and old.message_id != message_id and old.fresh:
+            asyncio.create_task(self._delete_hand(old), name=f"tonk-hand-delete-{table.id}")
+
+    def drew(self, table: Table, user_id: int, card: Card) -> None:
+        """`user_id` drew `card` this turn: their hand names and marks it until the turn ends."""
+        key = table.turn_key
+        if key is not None:
+            self.runtime(table.id).drawn[user_id] = (key, card)
+
+    @staticmethod
+    async def _delete_hand(hand: LiveHand) -> None:
+        try:
+            await hand.interaction.delete_original_response()
+        except (discord.HTTPException, OSError, aiohttp.ClientError):
+            pass  # gone already, or its token expired: it simply stays as it was
+
+    async def _follow_hands(self, runtime: TableRuntime, table: Table) -> None:
+        """Bring every live private hand up to date with `table` (each person's edit in parallel)."""
+        if runtime.hands:
+            await asyncio.gather(*(self._follow_hand(runtime, table, user_id) for user_id in list(runtime.hands)))
+
+    async def _follow_hand(self, runtime: TableRuntime, table: Table, user_id: int) -> None:
+        async with runtime.hand_locks[user_id]:
+            hand = runtime.hands.get(user_id)
+            if hand is None or hand.moves >= table.moves:
+                return  # a reply showed this state or a newer one already
+            if not hand.fresh:
+                del runtime.hands[user_id]  # the next ping's button brings the hand back
+                return
+            seat = table.seat_of(user_id)
+            if seat is None or not table.is_open:
+                message: dict[str, Any] = render.hand_closed(table.id, left=seat is None and table.is_open)
+                del runtime.hands[user_id]
+            elif table.game is None:
+                message = render.hand_between(table.id, table.hand_number)
+            else:
+                message = await self.hand_message(table, seat)
+            hand.moves = table.moves
+            try:
+                await hand.interaction.edit_original_response(**message)
+            except discord.HTTPException as exc:
+                log.info("table %s: a private hand can no longer be edited (%s)", table.id, exc.status)
+                if runtime.hands.get(user_id) is hand:
+                    del runtime.hands[user_id]
 
     # ------------------------------------------------------------------ computer players
 
@@ -236,6 +395,7 @@ class LiveTables:
         runtime.timer = None
         if key is None or table.is_computer_turn:
             return
+        runtime.turn_started = (key, time.time())
         task = asyncio.create_task(self._timer(table, key), name=f"tonk-timer-{table.id}")
         runtime.timer = (key, task)
 
@@ -249,6 +409,7 @@ class LiveTables:
 
     def settings_changed(self, guild_id: int) -> None:
         self._turn_seconds.pop(guild_id, None)
+        self._pictures.pop(guild_id, None)
 
     async def _timer(self, table: Table, key: str) -> None:
         try:
@@ -273,17 +434,18 @@ class LiveTables:
         if table.turn_key != key:
             return
         user_id = table.seats[table.to_act].user_id  # type: ignore[index]
-        text = (f"<@{user_id}>, ⏰ {int(left)} seconds left in your turn: then the bot draws and "
+        text = (f"<@{user_id}>, ⏰ {plural(int(left), 'second')} left in your turn: then the bot draws and "
                 f"discards your highest card for you.")
         channel = self.client.get_partial_messageable(table.channel_id)
         try:
-            if table.ping is not None and table.ping.turn == key:
-                await channel.get_partial_message(table.ping.message_id).edit(content=text)
-            else:
-                sent = await channel.send(text, allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(user_id)]))  # type: ignore[arg-type]
-                if await self.service.set_ping(table_id, Ping(sent.id, key)) is None:
-                    await sent.delete()
+            # a new message, since an edit does not notify; it takes the ping's place
+            sent = await channel.send(text, view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
+                users=[discord.Object(user_id)]))  # type: ignore[arg-type]
+            if await self.service.set_ping(table_id, Ping(sent.id, key)) is None:
+                await sent.delete()
+            elif table.ping is not None:
+                with contextlib.suppress(discord.HTTPException):
+                    await channel.get_partial_message(table.ping.message_id).delete()
         except discord.HTTPException:
             log.warning("table %s: could not warn the player to act", table_id)
 
@@ -312,7 +474,11 @@ class LiveTables:
 
     async def resume_all(self) -> None:
         """After a start or restart: every open table gets its edits, timers and computers back."""
-        for table in await self.service.recover():
+        ownership = ShardOwnership(self.settings.shard_count, self.settings.shard_ids)
+        tables = await self.service.recover(owns=ownership.owns)
+        log.info("resuming %d open tables (%s): %s", len(tables), ownership,
+                 " ".join(f"{table.id}@{table.guild_id}" for table in tables) or "none")
+        for table in tables:
             self.on_events(table, [])
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -25,7 +25,7 @@ from engine import PRESET_NAMES, Rules, TonkError
 from engine.help import help_sections
 
 from cogs import render, stats_commands
-from cogs.components import PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
+from cogs.components import ENGINE_VERB, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
@@ -359,56 +359,77 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             await self.report_error(interaction, exc, table_id=click.table_id)
 
     async def _answer(self, interaction: discord.Interaction, click: Click) -> None:
-        try:
-            if click.verb in PLAYS:
-                await self._play(interaction, click)
-            elif click.verb is Verb.HAND or click.verb is Verb.REFRESH:
-                await self._show_hand(interaction, click.table_id, edit=click.verb is Verb.REFRESH)
-            else:
-                await self._table_call(interaction, click)
-        except StaleView as exc:
-            if click.version is None:
-                raise
-            # a click on an old hand message: show the hand as it is now instead
-            await self._show_hand(interaction, click.table_id, note=str(exc), edit=True)
+        if click.verb not in PLAYS and click.verb not in HAND_VERBS:
+            await self._table_call(interaction, click)
+            return
+        async with self.live.hand_turn(click.table_id, interaction.user.id):
+            try:
+                if click.verb in PLAYS:
+                    await self._play(interaction, click)
+                else:
+                    await self._show_hand(interaction, click.table_id, edit=click.verb is not Verb.HAND,
+                                          confirm_drop=click.verb is Verb.DROP)
+            except StaleView as exc:
+                if click.version is None:
+                    raise
+                # a click on an old hand message: show the hand as it is now instead
+                await self._show_hand(interaction, click.table_id, note=str(exc), edit=True)
 
     async def _play(self, interaction: discord.Interaction, click: Click) -> None:
         """A play from a private hand message; the reply shows the hand after it."""
         person = person_of(interaction)
         arg = click.values[0] if click.values else None
-        table = await self.service.act(click.table_id, person, click.verb, arg, moves=click.version)
+        before = await self.service.load(click.table_id, person) if click.verb is Verb.DRAW else None
+        table = await self.service.act(click.table_id, person, ENGINE_VERB.get(click.verb, click.verb), arg,
+                                       moves=click.version)
         # the play is saved and published: the table message shows it even if this reply fails
+        seat = table.seat_required(person.user_id)
+        if before is not None and before.game is not None and table.turn_key == before.turn_key:
+            new = set(table.seat_view(seat).hand) - set(before.seat_view(seat).hand)  # the seat's own cards only
+            if len(new) == 1:
+                self.live.drew(table, person.user_id, new.pop())
         note = "Done." if table.game is None or table.game.over else None
-        await interaction.response.edit_message(**await self._hand(table, table.seat_required(person.user_id), note))
+        await interaction.response.edit_message(**await self.live.hand_message(table, seat, note=note))
+        self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction))
 
     async def _table_call(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
         table = await TABLE_CALLS[click.verb](self.service, click.table_id, person_of(interaction), click)
         self.live.shown(table)
         try:
-            await interaction.response.edit_message(**render.table_message(table.public()))
+            await interaction.response.edit_message(**await self.live.table_message(table))
         except BaseException:
             self.live.request_sync(table.id, force=True)
             raise
 
     async def _show_hand(self, interaction: discord.Interaction, table_id: int, *, note: str | None = None,
-                         edit: bool) -> None:
+                         edit: bool, confirm_drop: bool = False) -> None:
+        """The private hand: a new message (My hand, the ping's button) that replaces any older
+        one, or the hand message clicked, edited."""
         table = await self.service.load(table_id, person_of(interaction))
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise UserError("You are not seated at this table: only its players have a hand.")
         if table.game is None:
-            raise UserError("No hand has been dealt at this table yet.")
-        message = await self._hand(table, seat, note)
+            raise UserError("No hand has been dealt at this table yet." if table.hand_number == 0 else
+                            "The seats changed since the last hand: your cards come with the next deal.")
+        message = await self.live.hand_message(table, seat, note=note, confirm_drop=confirm_drop)
         if edit:
             await interaction.response.edit_message(**message)
+            message_id = _message_id(interaction)
         else:
-            await interaction.response.send_message(**message, ephemeral=True)
+            response = await interaction.response.send_message(**render.as_new(message), ephemeral=True)
+            message_id = getattr(response, "message_id", None)
+        self.live.hand_shown(table, interaction.user.id, interaction, message_id)
 
-    async def _hand(self, table: Table, seat: int, note: str | None) -> dict:
-        hint = await self.service.first_hand_hint(table, table.seats[seat].user_id)  # type: ignore[arg-type]
-        return render.hand_message(table.seat_view(seat), table_id=table.id, hand_number=table.hand_number,
-                                   moves=table.moves, away=table.seats[seat].away, note=note, hint=hint)
+
+HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP})
+"""Clicks that show the private hand (Drop only asks whether you mean it)."""
+
+
+def _message_id(interaction: discord.Interaction) -> int | None:
+    """The message a component click came from."""
+    return interaction.message.id if interaction.message is not None else None
 
 
 async def setup(bot: commands.Bot) -> None:

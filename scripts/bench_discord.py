@@ -494,7 +494,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
     fake, seating = build_world(args.tables, rng, rate_limits=not args.no_rate_limits)
     await fake.start()
     env = {
-        "DATABASE_URL": f"sqlite+aiosqlite:///{workdir}/tonk.db",
+        "DATABASE_URL": args.database_url or f"sqlite+aiosqlite:///{workdir}/tonk.db",
         "TONK_ENV_FILE": str(workdir / "no.env"),
         "TONK_COMPUTER_DELAY": str(args.computer_delay),
         "TONK_TABLE_EDIT_INTERVAL": str(args.edit_interval),
@@ -739,9 +739,15 @@ async def wait_quiet(limit: float, most_percent: float = 25.0) -> None:
 
 async def main_async(args: argparse.Namespace) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="bench-discord-"))
+    server = None
     if args.wait_quiet:
         await wait_quiet(args.wait_quiet)
     try:
+        if args.postgres:  # a throwaway server from the system's pg_ctl (tests/pgserver.py)
+            from pgserver import start_server
+
+            server = start_server("-c synchronous_commit=off")
+            args.database_url = server.new_database()
         with loopback_only():
             tonk = await run_tonk(args, workdir)
             floor = await run_testbot(args, workdir) if args.baseline_seconds > 0 else None
@@ -749,6 +755,8 @@ async def main_async(args: argparse.Namespace) -> int:
         if args.json:
             Path(args.json).write_text(json.dumps({"args": vars(args), "tonk": tonk, "floor": floor}, indent=1, default=str))
     finally:
+        if server is not None:
+            server.stop()
         if args.keep:
             print(f"kept {workdir}")
         else:
@@ -774,6 +782,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                         help="first wait up to this long for other processes to leave the CPU alone")
+    parser.add_argument("--database-url", help="an EMPTY database for the bot (default: a SQLite file)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="run the bot on a throwaway PostgreSQL server (synchronous_commit=off)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (database, bot logs)")
     args = parser.parse_args()
     return asyncio.run(main_async(args))

@@ -7,6 +7,17 @@ synchronous=NORMAL, busy timeout, foreign keys) in a temporary directory.
 
     python scripts/bench_store.py                 # 3 rounds of 2000 hands, one writer
     python scripts/bench_store.py --writers 8     # and 3 rounds with 8 concurrent writers
+    python scripts/bench_store.py --postgres      # the same on a throwaway PostgreSQL server
+    python scripts/bench_store.py --database-url postgresql+asyncpg://...   # an empty database of yours
+    python scripts/bench_store.py --code /tmp/base   # the store of another checkout (a baseline), same harness
+
+``--postgres`` starts a server from the system's ``pg_ctl`` in a temporary folder
+(tests/pgserver.py), with PostgreSQL's default durability (fsync, synchronous
+commit) unless ``--pg-async-commit`` (``synchronous_commit=off``, which like
+SQLite's ``synchronous=NORMAL`` in WAL mode may lose the last commits on a power
+cut, never the database). Besides hands per second (wall clock), the figures
+give this process's CPU time per hand, which varies less on a busy machine
+(for PostgreSQL the server's own CPU time is not in it).
 
 Each round writes new hands into the same file; the figures of every round are
 printed, then the median. On a shared machine they vary with the CPU load of
@@ -26,7 +37,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# --code DIR measures another checkout's store (e.g. a worktree of a baseline commit) with this harness.
+CODE = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv[:-1] else Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(CODE.resolve()))
 
 from bot.store import PlayerRef, balance_total, create_table, open_database, record_finished_hand  # noqa: E402
 
@@ -108,6 +121,37 @@ async def write_hands(db: Any, table_id: int, hands: list[Any], first: int, writ
     return time.perf_counter() - started
 
 
+async def bench(url: str, where: str, args: argparse.Namespace) -> None:
+    source, hands = make_hands(args.hands, args.players, args.seed)
+    runs = [1] + ([args.writers] if args.writers and args.writers > 1 else [])
+    async with await open_database(url) as db:
+        async with db.sessions() as session:
+            table = await create_table(
+                session, guild_id=GUILD_ID, channel_id=1, host_user_id=1000, seats=[],
+                rules={"preset": "standard"}, stake=1, scoring_mode="stakes",
+            )
+        print(f"store benchmark: {args.hands} hands of {args.players} players ({source}), {where}, code in {CODE}")
+        first = 0
+        for writers in runs:
+            rates, cpu = [], []
+            for _ in range(args.rounds):
+                cpu_before = time.process_time()
+                elapsed = await write_hands(db, table.id, hands, first, writers, args.seed)
+                cpu.append((time.process_time() - cpu_before) * 1000 / len(hands))
+                first += len(hands)
+                rates.append(len(hands) / elapsed)
+            rounds = ", ".join(f"{rate:.0f}" for rate in rates)
+            median = statistics.median(rates)
+            print(
+                f"  {writers} writer(s): median {median:5.0f} hands/s ({1000 / median:.2f} ms per hand,"
+                f" one transaction each; {statistics.median(cpu):.2f} ms CPU per hand in this process); rounds: {rounds}"
+            )
+        async with db.sessions() as session:
+            total = await balance_total(session, guild_id=GUILD_ID)
+        print(f"  ledger balance total: {total} (must be 0)")
+        assert total == 0
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per run (default 2000)")
@@ -115,36 +159,28 @@ async def main() -> None:
     parser.add_argument("--writers", type=int, default=None, help="also run with this many concurrent writers")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per setting (default 3)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", help="an EMPTY database to write into (default: a new SQLite file)")
+    parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL server and write there")
+    parser.add_argument("--code", metavar="DIR", help="import bot.store from this checkout instead (a baseline)")
+    parser.add_argument("--pg-async-commit", action="store_true", help="with --postgres: synchronous_commit=off")
     args = parser.parse_args()
 
-    source, hands = make_hands(args.hands, args.players, args.seed)
-    runs = [1] + ([args.writers] if args.writers and args.writers > 1 else [])
-    with tempfile.TemporaryDirectory() as folder:
-        url = f"sqlite+aiosqlite:///{folder}/bench.db"
-        async with await open_database(url) as db:
-            async with db.sessions() as session:
-                table = await create_table(
-                    session, guild_id=GUILD_ID, channel_id=1, host_user_id=1000, seats=[],
-                    rules={"preset": "standard"}, stake=1, scoring_mode="stakes",
-                )
-            print(f"store benchmark: {args.hands} hands of {args.players} players ({source}), SQLite file in {folder}")
-            first = 0
-            for writers in runs:
-                rates = []
-                for _ in range(args.rounds):
-                    elapsed = await write_hands(db, table.id, hands, first, writers, args.seed)
-                    first += len(hands)
-                    rates.append(len(hands) / elapsed)
-                rounds = ", ".join(f"{rate:.0f}" for rate in rates)
-                median = statistics.median(rates)
-                print(
-                    f"  {writers} writer(s): median {median:5.0f} hands/s ({1000 / median:.2f} ms per hand,"
-                    f" one transaction each); rounds: {rounds}"
-                )
-            async with db.sessions() as session:
-                total = await balance_total(session, guild_id=GUILD_ID)
-            print(f"  ledger balance total: {total} (must be 0)")
-            assert total == 0
+    if args.database_url:
+        await bench(args.database_url, "the database of --database-url", args)
+    elif args.postgres:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+        from pgserver import start_server
+
+        options = "-c synchronous_commit=off" if args.pg_async_commit else "-c fsync=on"
+        server = start_server(options)
+        try:
+            commit = "synchronous_commit=off" if args.pg_async_commit else "fsync and synchronous commit on"
+            await bench(server.new_database(), f"PostgreSQL on 127.0.0.1 ({commit})", args)
+        finally:
+            server.stop()
+    else:
+        with tempfile.TemporaryDirectory() as folder:
+            await bench(f"sqlite+aiosqlite:///{folder}/bench.db", f"SQLite file in {folder}", args)
 
 
 if __name__ == "__main__":

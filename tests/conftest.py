@@ -1,3 +1,3 @@
-"""Test-wide setup: the fake Discord's fixtures (fake_discord, bot_process, ...)."""
+"""Test-wide setup: the fake Discord's fixtures (fake_discord, bot_process, ...) and PostgreSQL."""
 
-pytest_plugins = ["fakediscord.pytest_plugin"]
+pytest_plugins = ["fakediscord.pytest_plugin", "pgserver"]

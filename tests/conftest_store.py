@@ -1,4 +1,4 @@
-"""Shared helpers of the store tests: a real SQLite file per test, and random hands.
+"""Shared helpers of the store tests: a real database per test, on each backend, and random hands.
 
 Imported by the ``test_store_*`` modules (``from conftest_store import db, ...``);
 the ``db`` fixture then works in them as if it were in a conftest.
@@ -33,8 +33,9 @@ def sqlite_url(tmp_path: Any, name: str = "tonk.db") -> str:
 
 
 @pytest.fixture
-async def db(tmp_path: Any) -> Any:
-    database = await open_database(sqlite_url(tmp_path))
+async def db(database_url: str) -> Any:
+    """An empty, migrated database: a SQLite file, then a PostgreSQL database (``database_url``)."""
+    database = await open_database(database_url)
     try:
         yield database
     finally:

@@ -112,19 +112,40 @@ async def reply_text(sent) -> str:
     return message.text
 
 
-async def play_simple_turn(fake: FakeDiscord, user: str, table_message, *, drop: bool = False):
-    """Open the hand; drop, or draw, lay the first spread offered, and discard the highest card."""
-    hand = await open_hand(fake, user, table_message)
-    assert "Your turn" in hand.text, hand.text
-    if drop and button(hand, "Drop"):
-        await ack(await fake.click(user, button(hand, "Drop")))
-        return hand
-    await ack(await fake.click(user, button(hand, "Draw")))
-    await fake.wait_for(lambda: "then discard" in hand.text or "over" in hand.text, what="the draw")
+DRAWN = "then discard to end your turn"
+"""What the private hand says once its player has drawn (the first-hand hint also says
+"then discard", so tests look for the whole phrase)."""
+
+
+def hand_is_over(hand) -> bool:
+    """The private hand says the hand has ended (not just any text with "over" in it: the
+    first-hand hint and the help are free text)."""
+    return "This hand is over" in hand.text
+
+
+async def drop_confirmed(fake: FakeDiscord, user: str, hand) -> None:
+    """Drop from the hand message: Drop asks once, then the confirm button drops."""
+    await ack(await fake.click(user, button(hand, "Drop")))
+    await fake.wait_for(lambda: button(hand, "Drop with") is not None, what="the drop's confirm step")
+    await ack(await fake.click(user, button(hand, "Drop with")))
+
+
+async def play_simple_turn(fake: FakeDiscord, user: str, table_message, *, drop: bool = False, hand=None):
+    """Open the hand (or use `hand`, a live hand message); drop, or draw, lay the first spread
+    offered, and discard the highest card."""
+    if hand is None:
+        hand = await open_hand(fake, user, table_message)
+    if DRAWN not in hand.text:  # else the player has drawn already
+        assert "Your turn" in hand.text, hand.text
+        if drop and button(hand, "Drop"):
+            await drop_confirmed(fake, user, hand)
+            return hand
+        await ack(await fake.click(user, button(hand, "Draw")))
+        await fake.wait_for(lambda: DRAWN in hand.text or hand_is_over(hand), what="the draw")
     spread = menu(hand, "spread")
     if spread is not None:
         await ack(await fake.select(user, spread, values=[spread.options[0].value]))
-        if "over" in hand.text:
+        if hand_is_over(hand):
             return hand
     discard = menu(hand, "discard")
     if discard is None:

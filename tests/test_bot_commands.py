@@ -122,11 +122,18 @@ async def test_turn_timer_warns_plays_for_the_absent_player_and_hands_the_seat_t
     awake = "Bob" if sleeper == "Alice" else "Alice"
     sleeper_user = fake.user(sleeper.lower())
     # the warning names the sleeper shortly before the time runs out
-    await fake.wait_for(lambda: any("seconds left" in m.content and str(sleeper_user.id) in m.content
-                                    for m in fake.visible("dave")), timeout=8, what="the warning")
+    ping = await fake.wait_for(lambda: next((m for m in fake.visible("dave")
+                                             if "your turn at the Tonk table" in m.content), None), what="the ping")
+    warning = await fake.wait_for(lambda: next((m for m in fake.visible("dave") if "seconds left" in m.content
+                                                and str(sleeper_user.id) in m.content), None),
+                                  timeout=8, what="the warning")
+    # a new message (an edit would not notify), with the button to the hand; it replaces the ping
+    assert warning is not ping and warning.button("My hand") is not None
+    await fake.wait_for(lambda: ping.deleted, what="the ping replaced by the warning")
     for timeouts in range(1, 4):
         await fake.wait_for(lambda: turn_name(table) == awake, timeout=12, what=f"time-out {timeouts}")
         assert f"{sleeper} drew from the stock" in table.text and f"{sleeper} discarded" in table.text
+        assert "(time ran out: the bot played)" in table.text  # the log says who played it
         assert not any(m.content.startswith("<@") and "Drop" in m.content for m in fake.visible("dave"))
         if timeouts < 3:
             await play_simple_turn(fake, awake.lower(), table)

@@ -30,6 +30,11 @@ def run_bot(tmp_path, env_text: str | None, **extra):
     ("DISCORD_TOKEN=abc\nDISCORD_API_BASE=discord.local/api\n", "DISCORD_API_BASE must start with http"),
     ("DISCORD_TOKEN=abc\nDISCORD_GATEWAY_URL=http://x\n", "DISCORD_GATEWAY_URL must start with ws"),
     ("DISCORD_TOKEN=abc\nTONK_COMPUTER_DELAY=soon\n", "TONK_COMPUTER_DELAY must be a number"),
+    ("DISCORD_TOKEN=abc\nSHARD_COUNT=two\n", "SHARD_COUNT must be a whole number"),
+    ("DISCORD_TOKEN=abc\nSHARD_COUNT=0\n", "SHARD_COUNT must be a whole number"),
+    ("DISCORD_TOKEN=abc\nSHARD_IDS=0\n", "SHARD_IDS needs SHARD_COUNT"),
+    ("DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=2\n", "SHARD_IDS must be shard numbers from 0 to 1"),
+    ("DISCORD_TOKEN=abc\nSHARD_COUNT=4\nSHARD_IDS=0;1\n", "SHARD_IDS must be shard numbers"),
     ("DISCORD_TOKEN=abc\nTONK_DEAL_SEED=lucky\n", "TONK_DEAL_SEED must be a whole number"),
 ])
 def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text, words):
@@ -52,6 +57,22 @@ def test_settings_defaults():
         load_settings({})
 
 
+def test_shard_settings_say_which_servers_this_process_drives():
+    from bot.shards import ShardOwnership, shard_of
+
+    settings = load_settings({"DISCORD_TOKEN": "abc", "SHARD_COUNT": "4", "SHARD_IDS": " 3, 1,1"})
+    assert (settings.shard_count, settings.shard_ids) == (4, (1, 3))
+    ownership = ShardOwnership(settings.shard_count, settings.shard_ids)
+    guilds = {shard: (1000 + shard) << 22 for shard in range(4)}  # (id >> 22) % 4 == shard
+    assert [shard_of(guild, 4) for guild in guilds.values()] == [0, 1, 2, 3]
+    assert [ownership.owns(guild) for guild in guilds.values()] == [False, True, False, True]
+    assert str(ownership) == "shards 1, 3 of 4"
+    for everything in (ShardOwnership(), ShardOwnership(4, None)):
+        assert all(everything.owns(guild) for guild in guilds.values())
+    defaults = load_settings({"DISCORD_TOKEN": "abc"})
+    assert (defaults.shard_count, defaults.shard_ids) == (None, None)
+
+
 def test_env_example_lists_every_setting_the_readme_documents_and_the_code_reads():
     import re
     from pathlib import Path
@@ -62,9 +83,9 @@ def test_env_example_lists_every_setting_the_readme_documents_and_the_code_reads
     example = dotenv_values(root / ".env.example")
     readme = (root / "README.md").read_text()
     # TONK_ENV_FILE names the file itself; TONK_TEST_DEAL_SEED is the test suite's, not the bot's
-    documented = set(re.findall(r"`((?:DISCORD|DATABASE|DEV|LOG|TONK)_[A-Z_]+)`", readme)) - {"TONK_ENV_FILE",
+    documented = set(re.findall(r"`((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD)_[A-Z_]+)`", readme)) - {"TONK_ENV_FILE",
                                                                                           "TONK_TEST_DEAL_SEED"}
-    read = set(re.findall(r'"((?:DISCORD|DATABASE|DEV|LOG|TONK)_[A-Z_]+)"', (root / "bot/config.py").read_text()))
+    read = set(re.findall(r'"((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD)_[A-Z_]+)"', (root / "bot/config.py").read_text()))
     assert set(example) == documented == read
     # copied as it is, with a token, it gives the defaults
     filled = {k: v or "" for k, v in example.items()} | {"DISCORD_TOKEN": "abc"}

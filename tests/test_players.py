@@ -11,7 +11,7 @@ import pytest
 
 from engine import DRAW, DROP, TAKE, Discard, Game, PRESET_NAMES, Rules, SeatView, Spread, stacked_deck
 from engine.cards import parse_cards
-from engine.players import LEVELS, EasyPlayer, HardPlayer, NormalPlayer, make_player
+from engine.players import LEVELS, EasyPlayer, ExpertPlayer, HardPlayer, NormalPlayer, make_player
 from engine.players.hard import Estimate
 from engine.players.memory import Memory
 from engine.outcome import settle_drop
@@ -67,12 +67,13 @@ def play_hands(rules: Rules, levels: list[str], hands: int, seed: int) -> int:
 
 
 def test_levels_and_factory():
-    assert LEVELS == ("easy", "normal", "hard")
+    assert LEVELS == ("easy", "normal", "hard", "expert")
     assert isinstance(make_player("easy"), EasyPlayer)
     assert isinstance(make_player("Normal", seed=3), NormalPlayer)
     assert isinstance(make_player("hard", seed=3), HardPlayer)
+    assert isinstance(make_player("Expert", seed=3), ExpertPlayer)
     with pytest.raises(ValueError, match="no computer level"):
-        make_player("expert")
+        make_player("grandmaster")
 
 
 def test_choose_takes_only_a_seat_view():

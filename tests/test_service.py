@@ -18,8 +18,9 @@ ALICE, BOB, CAROL, EVE = Person(1, "alice"), Person(2, "bob"), Person(3, "carol"
 
 
 @pytest.fixture
-async def db(tmp_path):
-    database = await open_database(f"sqlite+aiosqlite:///{tmp_path}/tonk.db")
+async def db(database_url):
+    """The service on each backend (``database_url``: a SQLite file, a PostgreSQL database)."""
+    database = await open_database(database_url)
     yield database
     await database.close()
 
@@ -119,7 +120,7 @@ async def test_a_finished_hand_is_ledgered_exactly_once_and_sums_to_zero(db):
         assert len(await recent_hands(session, guild_id=GUILD, limit=50)) == hands_done
 
 
-async def test_a_restart_loses_nothing(db, tmp_path):
+async def test_a_restart_loses_nothing(db, database_url):
     service = TableService(db, rng=random.Random(6))
     view = await started(service, ALICE, BOB)
     while view.status is not Status.PLAYING:
@@ -128,7 +129,7 @@ async def test_a_restart_loses_nothing(db, tmp_path):
     view = await service.act(view.id, who, "draw")
     state = view.game.to_json()
     await db.close()
-    db2 = await open_database(f"sqlite+aiosqlite:///{tmp_path}/tonk.db")
+    db2 = await open_database(database_url)
     try:
         fresh = TableService(db2)
         [again] = await fresh.recover()
@@ -262,7 +263,7 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
     view = await service.leave(view.id, CAROL)
     assert view.status is Status.BETWEEN_HANDS
     labels = [item.item.label for item in render.table_message(view.public())["view"].children]
-    assert labels == ["Next hand", "Leave"]
+    assert labels == ["Next hand", "Join", "Leave"]
     view = await service.next_hand(view.id, BOB)
     assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]
 

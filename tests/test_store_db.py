@@ -1,4 +1,4 @@
-"""The database: URL, SQLite settings on every connection, schema versions and migration."""
+"""The database: URL, SQLite settings on every connection, schema versions and migration (both backends)."""
 
 import asyncio
 import json
@@ -36,7 +36,8 @@ from bot.store import (
     standings,
     start_new_season,
 )
-from bot.store.migrations import SCHEMA_VERSION_DDL, V1_DDL
+from bot.store.sqlite import SCHEMA_VERSION_DDL, V1_DDL, V2_DDL
+from sqlalchemy import inspect
 
 STORE_MODELS = [GuildSettings, LiveTable, Hand, HandSeat, LedgerEntry, SeasonArchive]
 
@@ -71,51 +72,79 @@ async def test_every_pooled_connection_gets_wal_busy_timeout_and_foreign_keys(tm
         await engine.dispose()
 
 
-async def test_a_new_database_gets_every_migration_once(tmp_path):
-    url = sqlite_url(tmp_path)
-    async with await open_database(url):
+async def alembic_versions(database):
+    async with database.engine.connect() as connection:
+        return [row[0] for row in (await connection.exec_driver_sql("SELECT version_num FROM alembic_version")).all()]
+
+
+async def test_a_new_database_gets_every_migration_once(database_url):
+    async with await open_database(database_url):
         pass
-    async with await open_database(url) as database:  # second start: nothing to do
+    async with await open_database(database_url) as database:  # second start: nothing to do
         assert await migrate(database.engine) == LATEST_VERSION
-        async with database.engine.connect() as connection:
-            rows = (await connection.exec_driver_sql("SELECT version, description FROM schema_version ORDER BY version")).all()
-    assert [version for version, _ in rows] == list(range(1, LATEST_VERSION + 1))
+        assert await schema_version(database.engine) == LATEST_VERSION
+        assert await alembic_versions(database) == [str(LATEST_VERSION)]
+
+
+def schema_of(connection):
+    """{table: ({column: (not null, primary key)}, {index name})} as the database reports it."""
+    inspector = inspect(connection)
+    schema = {}
+    for model in STORE_MODELS:
+        name = model.__table__.name
+        key = set(inspector.get_pk_constraint(name)["constrained_columns"])
+        columns = {c["name"]: (not c["nullable"] or c["name"] in key, c["name"] in key) for c in inspector.get_columns(name)}
+        schema[name] = (columns, {index["name"] for index in inspector.get_indexes(name)})
+    return schema
+
+
+async def assert_models_map_the_schema(database):
+    async with database.engine.connect() as connection:
+        schema = await connection.run_sync(schema_of)
+    for model in STORE_MODELS:
+        table = model.__table__
+        columns, indexes = schema[table.name]
+        assert columns == {c.name: (not c.nullable, c.primary_key) for c in table.columns}, table.name
+        assert {index.name for index in table.indexes} <= indexes, table.name
 
 
 async def test_models_map_exactly_the_schema_the_migrations_build(db):
+    await assert_models_map_the_schema(db)
     async with db.engine.connect() as connection:
-        for model in STORE_MODELS:
-            table = model.__table__
-            info = (await connection.exec_driver_sql(f"PRAGMA table_info({table.name})")).all()
-            in_db = {name: (bool(notnull) or pk > 0, pk > 0) for _, name, _, notnull, _, pk in info}
-            in_model = {column.name: (not column.nullable, column.primary_key) for column in table.columns}
-            assert in_db == in_model, table.name
-        indexes = dict(
-            (await connection.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")).all()
-        )
-    for model in STORE_MODELS:
-        for index in model.__table__.indexes:
-            assert index.name in indexes, index.name
-    assert "WHERE status != 'closed'" in indexes["ux_live_tables_open_channel"]
+        columns = {c["name"]: c["type"] for c in await connection.run_sync(lambda c: inspect(c).get_columns("hand_seats"))}
+    if db.dialect == "postgresql":  # portable types: real booleans, 64-bit ids, zoned timestamps
+        assert type(columns["won"]).__name__ == "BOOLEAN"
+        async with db.engine.connect() as connection:
+            types = dict((await connection.exec_driver_sql(
+                "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = 'live_tables'")).all())
+        assert types["guild_id"] == types["channel_id"] == types["id"] == "bigint"
+        assert types["created_at"] == "timestamp with time zone"
 
 
-async def test_a_database_from_newer_code_is_refused(tmp_path):
-    url = sqlite_url(tmp_path)
-    async with await open_database(url) as database:
+async def test_the_open_table_index_is_partial_on_both_backends(db):
+    async with db.engine.connect() as connection:
+        indexes = await connection.run_sync(lambda c: inspect(c).get_indexes("live_tables"))
+    [open_channel] = [index for index in indexes if index["name"] == "ux_live_tables_open_channel"]
+    assert open_channel["unique"]
+    where = open_channel.get("dialect_options", {}).get(f"{db.dialect}_where")
+    assert where is not None and "closed" in str(where)
+
+
+async def test_a_database_from_newer_code_is_refused(database_url):
+    async with await open_database(database_url) as database:
         async with database.engine.begin() as connection:
-            await connection.exec_driver_sql(
-                "INSERT INTO schema_version VALUES (99, 'from the future', '2030-01-01 00:00:00.000000')"
-            )
+            await connection.exec_driver_sql("UPDATE alembic_version SET version_num = '99'")
     with pytest.raises(SchemaTooNewError, match="version 99"):
-        await open_database(url)
+        await open_database(database_url)
 
 
-async def test_two_processes_starting_together_migrate_once(tmp_path):
-    engines = [create_engine(sqlite_url(tmp_path)) for _ in range(4)]
+async def test_two_processes_starting_together_migrate_once(database_url):
+    engines = [create_engine(database_url) for _ in range(4)]
     try:
         assert await asyncio.gather(*(migrate(engine) for engine in engines)) == [LATEST_VERSION] * 4
         async with engines[0].connect() as connection:
-            assert (await connection.exec_driver_sql("SELECT COUNT(*) FROM schema_version")).scalar() == LATEST_VERSION
+            rows = (await connection.exec_driver_sql("SELECT version_num FROM alembic_version")).all()
+        assert [row[0] for row in rows] == [str(LATEST_VERSION)]
     finally:
         for engine in engines:
             await engine.dispose()
@@ -169,6 +198,10 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
 
     async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
         assert await schema_version(database.engine) == LATEST_VERSION == 4
+        assert await alembic_versions(database) == ["4"]  # stamped "2", then Alembic's revisions 3 and 4
+        await assert_models_map_the_schema(database)
+        async with database.engine.connect() as connection:
+            assert "schema_version" not in await connection.run_sync(lambda c: inspect(c).get_table_names())
         async with database.engine.connect() as connection:
             # version 3 fills in what the stats read from the hands already stored
             rules = (await connection.exec_driver_sql("SELECT house_rules FROM hands")).scalar()
@@ -221,3 +254,58 @@ async def test_a_version_1_database_is_migrated_without_losing_rows(tmp_path):
             assert (goblin_then.balance, goblin_then.hands, goblin_then.rank) == (-10, 1, 2)
             assert [s.season for s in await list_seasons(session, guild_id=7)] == [1, 2]
             assert [h.season for h in await recent_hands(session, guild_id=7)] == [2, 1]
+
+
+async def test_a_version_2_file_from_before_alembic_is_stamped_and_keeps_its_rows(tmp_path):
+    path = tmp_path / "v2.db"
+    build_v1_database(path)
+    connection = sqlite3.connect(path)
+    for statement in V2_DDL:
+        connection.execute(statement)
+    connection.execute("INSERT INTO schema_version VALUES (2, 'seasons', '2025-02-01 00:00:00.000000')")
+    connection.commit()
+    connection.close()
+
+    async with await open_database(f"sqlite+aiosqlite:///{path}") as database:
+        assert await alembic_versions(database) == [str(LATEST_VERSION)]  # stamped "2", then the revisions after it ran
+        async with database.sessions() as session:
+            assert [s.account for s in await standings(session, guild_id=7, mode="stakes")] == ["user:700", "cpu:Goblin"]
+
+
+@pytest.mark.parametrize("version", [3, 4])
+async def test_a_version_3_or_4_file_from_before_alembic_is_stamped_as_it_is(tmp_path, version):
+    # A file of the hand-written migration 3 (or 4) has revision 3's (4's) schema and a schema_version table.
+    path = tmp_path / f"v{version}.db"
+    build_v1_database(path)
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    assert await migrate(engine, target=version) == version
+    await engine.dispose()
+    connection = sqlite3.connect(path)
+    connection.execute("DROP TABLE alembic_version")
+    connection.execute(SCHEMA_VERSION_DDL)
+    connection.executemany("INSERT INTO schema_version VALUES (?, 'v', '2025-03-01 00:00:00.000000')",
+                           [(n,) for n in range(1, version + 1)])
+    connection.commit()
+    rivals_before = connection.execute("SELECT * FROM rivals ORDER BY 1, 2, 3, 4").fetchall()
+    connection.close()
+
+    async with await open_database(f"sqlite+aiosqlite:///{path}") as database:  # revision 3 must not run again
+        assert await alembic_versions(database) == [str(LATEST_VERSION)]
+        await assert_models_map_the_schema(database)
+        async with database.engine.connect() as connection:
+            assert (await connection.exec_driver_sql("SELECT * FROM rivals ORDER BY 1, 2, 3, 4")).all() == rivals_before
+        async with database.sessions() as session:
+            assert (await get_guild_settings(session, guild_id=7)).pictures is True
+
+
+async def test_a_legacy_file_from_newer_code_is_refused_untouched(tmp_path):
+    path = tmp_path / "v9.db"
+    build_v1_database(path)
+    connection = sqlite3.connect(path)
+    connection.execute("INSERT INTO schema_version VALUES (9, 'future', '2030-01-01 00:00:00.000000')")
+    connection.commit()
+    connection.close()
+    before = path.read_bytes()
+    with pytest.raises(SchemaTooNewError, match="version 9"):
+        await open_database(f"sqlite+aiosqlite:///{path}")
+    assert path.read_bytes() == before

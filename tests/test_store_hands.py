@@ -8,6 +8,7 @@ import pytest
 from conftest_store import ACCOUNTS, GUILD, db, fake_hand, new_table, simple_hand  # noqa: F401 (db is a fixture)
 
 from bot.store import (
+    has_played,
     PlayerRef,
     StaleTableError,
     balance_total,
@@ -86,6 +87,17 @@ async def test_a_hand_is_written_with_its_seats_and_ledger(db):  # noqa: F811
         assert await hand_record(session, guild_id=GUILD + 1, hand_id=f"{table.id}:1") is None  # other servers' hands stay private
         assert await hand_record(session, guild_id=GUILD, hand_id="nope") is None
     assert (stored.result, stored.outcome, stored.dropper, stored.table_id, stored.season) == (hand[1], "drop_won", 0, table.id, 1)
+
+
+async def test_has_played_is_per_server_and_per_account(db):  # noqa: F811
+    async with db.sessions() as session:
+        assert not await has_played(session, guild_id=GUILD, account=CROAKER.account)
+    await record(db, "h1", [CROAKER, GOBLIN], simple_hand(["Croaker", "Goblin"], [1, -1]))
+    async with db.sessions() as session:
+        assert await has_played(session, guild_id=GUILD, account=CROAKER.account)
+        assert await has_played(session, guild_id=GUILD, account=GOBLIN.account)
+        assert not await has_played(session, guild_id=GUILD, account=ELMO.account)
+        assert not await has_played(session, guild_id=GUILD + 1, account=CROAKER.account)
 
 
 async def test_the_same_hand_twice_is_written_once(db):  # noqa: F811
@@ -256,3 +268,39 @@ async def test_fifty_hands_finishing_at_once_lose_nothing(db):  # noqa: F811
     async with db.sessions() as session:
         assert await balance_total(session, guild_id=GUILD) == 0
         assert {h.hand_id for h in await recent_hands(session, guild_id=GUILD, limit=100)} == {h for h, _, _ in hands}
+
+
+async def test_sqlite_writes_in_one_call_exactly_what_the_portable_statements_write(tmp_path, monkeypatch):
+    from bot.store import hands as hands_module
+    from bot.store import open_database, start_new_season
+
+    rng = random.Random(5)
+    played = [(rng.sample(ACCOUNTS, players), fake_hand(rng, players)) for players in (2, 3, 4, 6, 5, 2)]
+
+    async def dump(one_call):
+        monkeypatch.setattr(hands_module, "SQLITE_IN_ONE_CALL", one_call)
+        async with await open_database(f"sqlite+aiosqlite:///{tmp_path}/{one_call}.db") as database:
+            for n, (players, hand) in enumerate(played):
+                if n == 3:
+                    async with database.sessions() as session:
+                        await start_new_season(session, guild_id=GUILD)
+                assert await record(database, f"h{n}", players, hand)
+                assert not await record(database, f"h{n}", players, hand)
+            async with database.sessions() as session, write_transaction(session):  # in a caller's transaction
+                assert await record_finished_hand(
+                    session, guild_id=GUILD, table_id=None, hand_id="joined", record=played[0][1][0],
+                    result=played[0][1][1], players=played[0][0], stake=1, scoring_mode="stakes")
+            async with database.engine.connect() as connection:
+                return {
+                    table: (await connection.exec_driver_sql(f"SELECT * FROM {table} ORDER BY 1, 2, 3")).all()
+                    for table in ("hands", "hand_seats", "ledger", "rivals", "hand_tallies")
+                }
+
+    one_call, portable = await dump(True), await dump(False)
+    assert len(one_call["hands"]) == 7 and all(one_call[table] for table in one_call)
+
+    def without_times(rows):  # finished_at/updated_at are the same values, written a moment apart
+        return [tuple(value for value in row if not (isinstance(value, str) and value[:2] == "20")) for row in rows]
+
+    for table in one_call:
+        assert without_times(one_call[table]) == without_times(portable[table]), table

@@ -1,4 +1,4 @@
-"""Persistence for the Tonk bot: SQLModel on SQLAlchemy's async engine (aiosqlite).
+"""Persistence for the Tonk bot: SQLModel on SQLAlchemy's async engine, SQLite (aiosqlite) or PostgreSQL (asyncpg).
 
 Open the database once, keep its session factory, and pass a session to the
 repository functions (keyword-only arguments after the session)::
@@ -17,10 +17,12 @@ from .db import (
     create_engine,
     create_session_factory,
     database_url_from_env,
+    describe_database,
     open_database,
 )
 from .errors import (
     ChannelBusyError,
+    DatabaseStartupError,
     SchemaTooNewError,
     StaleTableError,
     StoreError,
@@ -75,6 +77,7 @@ from .models import (
     Rival,
 )
 from .players import PlayerRef
+from .portable import is_retryable, write_retrying
 from .tables import (
     SAVABLE_FIELDS,
     close_table,
@@ -120,6 +123,7 @@ __all__ = [
     "UNSET",
     "ChannelBusyError",
     "Database",
+    "DatabaseStartupError",
     "GuildSettings",
     "Hand",
     "HandSeat",
@@ -143,11 +147,13 @@ __all__ = [
     "create_table",
     "current_season",
     "database_url_from_env",
+    "describe_database",
     "get_guild_settings",
     "get_hand",
     "get_open_table_in_channel",
     "get_table",
     "hand_record",
+    "is_retryable",
     "list_open_tables",
     "list_seasons",
     "migrate",
@@ -161,5 +167,6 @@ __all__ = [
     "standings",
     "start_new_season",
     "update_guild_settings",
+    "write_retrying",
     "write_transaction",
 ]

@@ -53,10 +53,17 @@ class ChannelBusyError(StoreError):
 class SchemaTooNewError(StoreError):
     """The database was migrated by a newer version of the bot than this one."""
 
-    def __init__(self, found: int, supported: int) -> None:
+    def __init__(self, found: int | str, supported: int | str) -> None:
         self.found = found
         self.supported = supported
         super().__init__(
             f"The database schema is version {found}, but this code only knows "
             f"versions up to {supported}. Upgrade the bot before opening this database."
         )
+
+
+class DatabaseStartupError(StoreError):
+    """The database cannot be opened; the message is one line naming what and what to do.
+
+    Raised by ``open_database`` before anything in the database was changed.
+    """

@@ -7,11 +7,11 @@ mode, 90 s turn timer, every channel, pictures on); its row is written on the fi
 from collections.abc import Iterable
 from typing import Any, Final
 
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
 from .models import GuildSettings, utcnow
+from .portable import insert_on_conflict
 from .transactions import read_transaction, write_transaction
 
 
@@ -73,7 +73,7 @@ async def update_guild_settings(
         "pictures": defaults.pictures,
         **changes,
     }
-    statement = sqlite_insert(GuildSettings).values(row)
+    statement = insert_on_conflict(session, GuildSettings).values(row)
     statement = statement.on_conflict_do_update(
         index_elements=["guild_id"],
         set_={name: statement.excluded[name] for name in changes},

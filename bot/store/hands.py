@@ -14,24 +14,28 @@ A good ``hand_id`` is one the bot can rebuild on a retry, e.g.
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, case, exists, func, insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 
-from . import checks
+from . import checks, sqlite
 from .migrations import house_rules_key
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, Rival, utcnow
 from .summaries import COUNTERS, pairwise_flows, seat_figures
 from .players import PlayerRef
-from .transactions import read_transaction, write_transaction
+from .portable import dialect_name, insert_for, write_retrying
+from .transactions import read_transaction
 
 RECORD_FORMAT = "tonk-hand/1"
 _NO_WINNERS = frozenset({"void", "draw"})
+SQLITE_IN_ONE_CALL = True
+"""On SQLite, write a hand in one call on the database thread (``sqlite.write_finished_hand``);
+False runs the portable statements below there too (the tests compare the two)."""
 
 _hands = Hand.__table__  # type: ignore[attr-defined]
 _hand_seats = HandSeat.__table__  # type: ignore[attr-defined]
@@ -184,41 +188,65 @@ async def record_finished_hand(
         for (a, b), flow in pairwise_flows(result["payments"]).items()
     ]
     tally_row = {"guild_id": guild_id, "outcome": outcome, "house_rules": hand_row["house_rules"], "hands": 1}
-    async with write_transaction(session):
+    # One global lock order, whatever the seat order: ledger rows by (server, season,
+    # account), then rivals by (account, opponent), then the tally. Two hands that
+    # share players never wait for each other in a cycle.
+    ledger_rows.sort(key=lambda row: row["account"])
+    rival_rows.sort(key=lambda row: (row["account"], row["opponent"]))
+    rows = (hand_row, seat_rows, ledger_rows, rival_rows, [tally_row])
+    dialect = dialect_name(session)
+    statements = _statements(dialect)
+    if dialect == "sqlite" and SQLITE_IN_ONE_CALL:
+        return await sqlite.write_finished_hand(session, statements, *rows)
+
+    async def write(session: AsyncSession) -> bool:
         connection = await session.connection()
-        return await connection.run_sync(_write_hand, hand_row, seat_rows, ledger_rows, rival_rows, tally_row)
+        return await connection.run_sync(_write_hand, statements, *rows)
+
+    return await write_retrying(session, write)
 
 
 def _write_hand(
     connection: Connection,
+    statements: tuple[Any, ...],
     hand_row: dict[str, Any],
-    seat_rows: list[dict[str, Any]],
-    ledger_rows: list[dict[str, Any]],
-    rival_rows: list[dict[str, Any]],
-    tally_row: dict[str, Any],
+    *then: list[dict[str, Any]],
 ) -> bool:
     # One greenlet for the statements: the hand first, so that a duplicate
     # hand_id stops here having written nothing, summaries included.
-    inserted = connection.execute(_HAND_INSERT, hand_row)
-    if inserted.rowcount != 1:  # 0: the hand_id was taken, DO NOTHING did nothing
+    hand_insert, *others = statements
+    inserted = connection.execute(hand_insert, hand_row).first()
+    if inserted is None:  # the hand_id was taken, DO NOTHING did nothing
         return False
-    hand_pk = inserted.lastrowid
-    connection.execute(_SEAT_INSERT, [{**row, "hand_pk": hand_pk} for row in seat_rows])
-    connection.execute(_LEDGER_UPSERT, [{**row, "ledger_hand_pk": hand_pk} for row in ledger_rows])
-    connection.execute(_RIVALS_UPSERT, [{**row, "ledger_hand_pk": hand_pk} for row in rival_rows])
-    connection.execute(_TALLY_UPSERT, {**tally_row, "ledger_hand_pk": hand_pk})
+    hand_pk = inserted[0]
+    for statement, rows in zip(others, then, strict=True):
+        connection.execute(statement, [{**row, "hand_pk": hand_pk, "ledger_hand_pk": hand_pk} for row in rows])
     return True
 
 
-def _hand_insert() -> Any:
+@cache
+def _statements(dialect: str) -> tuple[Any, ...]:
+    """For ``dialect``: the hand insert (returning its id), then the seat insert and the
+    ledger, rivals and tally upserts (each run with the rows in that order)."""
+    return (
+        _hand_insert(dialect),
+        insert(_hand_seats),
+        _ledger_upsert(dialect),
+        _added_upsert(dialect, Rival.__table__, ["guild_id", "season", "account", "opponent"], ("hands", "net")),  # type: ignore[attr-defined]
+        _added_upsert(dialect, HandTally.__table__, ["guild_id", "season", "outcome", "house_rules"], ("hands",)),  # type: ignore[attr-defined]
+    )
+
+
+def _hand_insert(dialect: str) -> Any:
     # The hand counts in its server's current season, read in the same statement.
     current_season = (
         select(GuildSettings.season).where(GuildSettings.guild_id == bindparam("season_guild_id")).scalar_subquery()
     )
     return (
-        sqlite_insert(_hands)
+        insert_for(dialect, _hands)
         .values(season=func.coalesce(current_season, FIRST_SEASON))
         .on_conflict_do_nothing(index_elements=["hand_id"])
+        .returning(_hands.c.id)
     )
 
 
@@ -227,8 +255,8 @@ def _hand_season() -> Any:
     return select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
 
 
-def _ledger_upsert() -> Any:
-    statement = sqlite_insert(_ledger).values(season=_hand_season())
+def _ledger_upsert(dialect: str) -> Any:
+    statement = insert_for(dialect, _ledger).values(season=_hand_season())
     row, new = _ledger.c, statement.excluded
     # The same arithmetic as summaries.add_hand. On the right of SET, the row's
     # columns are their values before this update.
@@ -249,18 +277,11 @@ def _ledger_upsert() -> Any:
     )
 
 
-def _added_upsert(table: Any, key: list[str], added: tuple[str, ...]) -> Any:
-    statement = sqlite_insert(table).values(season=_hand_season())
+def _added_upsert(dialect: str, table: Any, key: list[str], added: tuple[str, ...]) -> Any:
+    statement = insert_for(dialect, table).values(season=_hand_season())
     return statement.on_conflict_do_update(
         index_elements=key, set_={name: table.c[name] + statement.excluded[name] for name in added}
     )
-
-
-_HAND_INSERT = _hand_insert()
-_SEAT_INSERT = insert(_hand_seats)
-_LEDGER_UPSERT = _ledger_upsert()
-_RIVALS_UPSERT = _added_upsert(Rival.__table__, ["guild_id", "season", "account", "opponent"], ("hands", "net"))  # type: ignore[attr-defined]
-_TALLY_UPSERT = _added_upsert(HandTally.__table__, ["guild_id", "season", "outcome", "house_rules"], ("hands",))  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,13 +11,13 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
 from .models import FIRST_SEASON, GuildSettings, LedgerEntry, SeasonArchive, utcnow
 from .players import HUMAN_PREFIX
+from .portable import insert_on_conflict
 from .transactions import read_transaction, write_transaction
 
 
@@ -137,7 +137,7 @@ async def start_new_season(session: AsyncSession, *, guild_id: int) -> int:
         ).first()
         old_season, started_at = current if current is not None else (FIRST_SEASON, None)
         defaults = GuildSettings(guild_id=guild_id)
-        statement = sqlite_insert(GuildSettings).values(
+        statement = insert_on_conflict(session, GuildSettings).values(
             guild_id=guild_id,
             rules=defaults.rules,
             stake=defaults.stake,
@@ -154,7 +154,7 @@ async def start_new_season(session: AsyncSession, *, guild_id: int) -> int:
             )
         )
         await session.exec(
-            sqlite_insert(SeasonArchive).values(guild_id=guild_id, season=old_season, started_at=started_at, ended_at=now)
+            insert_on_conflict(session, SeasonArchive).values(guild_id=guild_id, season=old_season, started_at=started_at, ended_at=now)
         )
     return old_season + 1
 

@@ -1,15 +1,17 @@
 """The tables, as SQLModel classes.
 
 These classes map the schema; they do not create it. The schema is written by
-the versioned migrations in ``migrations.py`` (a test checks that the two agree).
-Discord ids are 64-bit integers; SQLite's INTEGER holds them.
+the Alembic revisions in ``schema/versions`` (a test checks that the two agree,
+on SQLite and PostgreSQL). Discord ids are 64-bit: ``BIGINT``. Row ids are
+``BIGINT`` too, except on SQLite, where only ``INTEGER PRIMARY KEY`` is the rowid
+(and may be ``AUTOINCREMENT``).
 """
 
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import JSON, BigInteger, DateTime, Dialect, Index, text
-from sqlalchemy.types import TypeDecorator
+from sqlalchemy import JSON, BigInteger, DateTime, Dialect, Index, Integer, text
+from sqlalchemy.types import TypeDecorator, TypeEngine
 from sqlmodel import Field, SQLModel
 
 ScoringMode = Literal["stakes", "pushups"]
@@ -28,6 +30,10 @@ DEFAULT_SCORING_MODE = "stakes"
 DEFAULT_TURN_TIMER_SECONDS = 90
 FIRST_SEASON = 1
 
+ROW_ID = BigInteger().with_variant(Integer(), "sqlite")
+"""Type of the generated row ids (and the columns that refer to them)."""
+OPEN_ONLY = text("status != 'closed'")
+
 
 def utcnow() -> datetime:
     """The current time, timezone-aware, in UTC."""
@@ -37,22 +43,29 @@ def utcnow() -> datetime:
 class UTCDateTime(TypeDecorator[datetime]):
     """Aware datetimes in, aware UTC datetimes out.
 
-    SQLite has no time zones: the value is stored as naive UTC text and given
-    its UTC zone back when read, so the bot never compares naive and aware times.
+    PostgreSQL stores them as ``TIMESTAMP WITH TIME ZONE``. SQLite has no time
+    zones: the value is stored as naive UTC text and given its UTC zone back
+    when read, so the bot never compares naive and aware times.
     """
 
     impl = DateTime
     cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        return dialect.type_descriptor(DateTime(timezone=dialect.name != "sqlite"))
 
     def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
         if value is None:
             return None
         if value.tzinfo is None:
             raise ValueError(f"naive datetime {value!r}: pass an aware datetime (UTC)")
-        return value.astimezone(UTC).replace(tzinfo=None)
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
-        return None if value is None else value.replace(tzinfo=UTC)
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class GuildSettings(SQLModel, table=True):
@@ -93,12 +106,13 @@ class LiveTable(SQLModel, table=True):
             "ux_live_tables_open_channel",
             "channel_id",
             unique=True,
-            sqlite_where=text("status != 'closed'"),
+            sqlite_where=OPEN_ONLY,
+            postgresql_where=OPEN_ONLY,
         ),
-        Index("ix_live_tables_open_guild", "guild_id", sqlite_where=text("status != 'closed'")),
+        Index("ix_live_tables_open_guild", "guild_id", sqlite_where=OPEN_ONLY, postgresql_where=OPEN_ONLY),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True, sa_type=ROW_ID)
     guild_id: int = Field(sa_type=BigInteger)
     channel_id: int = Field(sa_type=BigInteger)
     host_user_id: int = Field(sa_type=BigInteger)
@@ -130,10 +144,10 @@ class Hand(SQLModel, table=True):
     __tablename__ = "hands"
     __table_args__ = (Index("ix_hands_guild_season", "guild_id", "season", "id"),)
 
-    id: int | None = Field(default=None, primary_key=True)
+    id: int | None = Field(default=None, primary_key=True, sa_type=ROW_ID)
     hand_id: str = Field(unique=True)
     guild_id: int = Field(sa_type=BigInteger)
-    table_id: int | None = Field(default=None, foreign_key="live_tables.id", ondelete="SET NULL")
+    table_id: int | None = Field(default=None, foreign_key="live_tables.id", ondelete="SET NULL", sa_type=ROW_ID)
     finished_at: datetime = Field(sa_type=UTCDateTime, nullable=False)
     outcome: str
     dropper: int | None = None
@@ -154,7 +168,8 @@ class HandSeat(SQLModel, table=True):
     __tablename__ = "hand_seats"
     __table_args__ = (Index("ix_hand_seats_account_hand", "account", "hand_pk"),)
 
-    hand_pk: int = Field(primary_key=True, foreign_key="hands.id", ondelete="CASCADE")
+    hand_pk: int = Field(primary_key=True, foreign_key="hands.id", ondelete="CASCADE", sa_type=ROW_ID,
+                         sa_column_kwargs={"autoincrement": False})
     seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     account: str
     display_name: str

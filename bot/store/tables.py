@@ -10,13 +10,13 @@ across connections and processes, not only inside one session.
 from typing import Any
 
 from sqlalchemy import update
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
 from .errors import ChannelBusyError, StaleTableError, StoreError, TableClosedError, TableNotFoundError
 from .models import LiveTable, utcnow
+from .portable import insert_on_conflict
 from .transactions import read_transaction, write_transaction
 
 _FRESH = {"populate_existing": True}
@@ -94,7 +94,7 @@ async def create_table(
         "updated_at": now,
     }
     # The only uniqueness a new row can break is the open-table-per-channel index.
-    statement = sqlite_insert(LiveTable).values(row).on_conflict_do_nothing().returning(LiveTable)
+    statement = insert_on_conflict(session, LiveTable).values(row).on_conflict_do_nothing().returning(LiveTable)
     async with write_transaction(session):
         table = (await session.exec(statement, execution_options=_FRESH)).scalars().first()
     if table is None:

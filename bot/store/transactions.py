@@ -8,8 +8,10 @@ timeout does not help. So every transaction that will write starts with
 timeout, and then reads current data. Read-only transactions stay deferred, so
 readers never wait for writers (WAL mode).
 
-The engine's ``begin`` listener (see ``db.py``) reads the mode from the
+The engine's ``begin`` listener (see ``sqlite.py``) reads the mode from the
 connection's execution option ``BEGIN_MODE_OPTION``; ``write_transaction`` sets it.
+PostgreSQL ignores the option: its row locks let writers run side by side, and
+``portable.write_retrying`` reruns a transaction it picks as a deadlock victim.
 
 Every repository function runs in its own short transaction, committed when the
 function returns, unless the session is already inside one: then the function

@@ -49,25 +49,34 @@ class HandResult:
 
 
 def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int = 1,
-              times: dict | None = None) -> HandResult:
-    """Play hand `index` of an arena; `levels[slot]` is the level in each slot."""
+              times: dict | None = None, options: dict | None = None, cpu_times: dict | None = None) -> HandResult:
+    """Play hand `index` of an arena; `levels[slot]` is the level in each slot.
+
+    `options`: per level, keyword options for its player (e.g. {"expert": {"samples": 20}}).
+    `times` / `cpu_times` collect each level's wall-clock / CPU milliseconds per decision.
+    """
+    options = options or {}
     players = len(levels)
     dealer, slot_of_seat = hand_setup(seed, index, players)
     rng = random.Random(f"tonk-arena|{seed}|{index}")
     game = Game.deal(rules, [levels[slot_of_seat[s]] for s in range(players)], dealer, rng=rng, stake=stake)
-    bots = [make_player(levels[slot_of_seat[s]], seed=(seed * 1_000_003 + index) * 8 + slot_of_seat[s])
+    bots = [make_player(levels[slot_of_seat[s]], seed=(seed * 1_000_003 + index) * 8 + slot_of_seat[s],
+                        **options.get(levels[slot_of_seat[s]], {}))
             for s in range(players)]
     steps = 0
     clock = time.perf_counter
+    cpu_clock = time.thread_time
     house = game.rules.house and game.rules.slap != "off"
     while game.outcome is None:
         seat = game.to_act
         view = game.view(seat)
-        started = clock()
+        started, cpu_started = clock(), cpu_clock()
         action = bots[seat].choose(view)
-        elapsed = clock() - started
+        elapsed, cpu = clock() - started, cpu_clock() - cpu_started
         if times is not None:
             times.setdefault(levels[slot_of_seat[seat]], []).append(elapsed * 1000.0)
+        if cpu_times is not None:
+            cpu_times.setdefault(levels[slot_of_seat[seat]], []).append(cpu * 1000.0)
         game.apply(seat, action)
         if house and game.outcome is None:
             steps += len(slap_race(game, bots))
@@ -86,12 +95,13 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
     return HandResult(tuple(payments), tuple(pushups), out.kind, steps)
 
 
-def _run_chunk(args) -> tuple[list[HandResult], dict]:
-    rules_dict, levels, seed, start, stop, stake = args
+def _run_chunk(args) -> tuple[list[HandResult], dict, dict]:
+    rules_dict, levels, seed, start, stop, stake, options = args
     rules = Rules.from_dict(rules_dict)
     times: dict = {}
-    results = [play_hand(rules, levels, seed, i, stake, times) for i in range(start, stop)]
-    return results, times
+    cpu_times: dict = {}
+    results = [play_hand(rules, levels, seed, i, stake, times, options, cpu_times) for i in range(start, stop)]
+    return results, times, cpu_times
 
 
 @dataclass
@@ -103,17 +113,21 @@ class ArenaResult:
     times: dict = field(default_factory=dict)
     seconds: float = 0.0
     workers: int = 1
+    cpu_times: dict = field(default_factory=dict)
+    options: dict = field(default_factory=dict)
 
 
 def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers: int = 1,
-              stake: int = 1) -> ArenaResult:
-    """Play `hands` hands; split into contiguous chunks over `workers` processes."""
+              stake: int = 1, options: dict | None = None) -> ArenaResult:
+    """Play `hands` hands; split into contiguous chunks over `workers` processes.
+    `options`: per level, keyword options for its players (see `play_hand`)."""
+    options = {level: dict(opts) for level, opts in (options or {}).items()}
     started = time.perf_counter()
     rules_dict = rules.to_dict()
     workers = max(1, min(workers, hands or 1))
     chunks = max(workers * 4, 1) if workers > 1 else 1
     bounds = [hands * k // chunks for k in range(chunks + 1)]
-    jobs = [(rules_dict, list(levels), seed, bounds[k], bounds[k + 1], stake) for k in range(chunks)
+    jobs = [(rules_dict, list(levels), seed, bounds[k], bounds[k + 1], stake, options) for k in range(chunks)
             if bounds[k] < bounds[k + 1]]
     if workers > 1:
         import multiprocessing
@@ -124,11 +138,15 @@ def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers
         parts = [_run_chunk(job) for job in jobs]
     results: list[HandResult] = []
     times: dict = {}
-    for part, part_times in parts:
+    cpu_times: dict = {}
+    for part, part_times, part_cpu in parts:
         results.extend(part)
         for level, values in part_times.items():
             times.setdefault(level, []).extend(values)
-    return ArenaResult(rules, list(levels), seed, results, times, time.perf_counter() - started, workers)
+        for level, values in part_cpu.items():
+            cpu_times.setdefault(level, []).extend(values)
+    return ArenaResult(rules, list(levels), seed, results, times, time.perf_counter() - started, workers,
+                       cpu_times, options)
 
 
 def _no_fork() -> bool:
@@ -193,6 +211,9 @@ def report(result: ArenaResult, command: str | None = None) -> str:
         f"{n} hands, {len(result.levels)} players ({', '.join(result.levels)}), preset "
         f"{rules.closest_preset()}, seed {result.seed}, {result.workers} worker(s), {result.seconds:.1f} s"
     )
+    for level, opts in result.options.items():
+        if opts:
+            lines.append(f"{level} options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())))
     kinds: dict[str, int] = {}
     for hand in result.hands:
         kinds[hand.kind] = kinds.get(hand.kind, 0) + 1
@@ -233,19 +254,22 @@ def report(result: ArenaResult, command: str | None = None) -> str:
             lines.append("")
             lines.extend(_paired_table(pushups, "A - B (push-ups)", digits=3, excludes=False))
     lines.append("")
-    lines.append("Decision time per call of choose() (ms):")
+    lines.append("Decision time per call of choose() (ms; wall clock, then CPU time of the deciding thread):")
     lines.append("")
-    lines.append("| level | decisions | mean | p99 | max |")
-    lines.append("|---|---|---|---|---|")
+    lines.append("| level | decisions | mean | p99 | max | CPU mean | CPU p99 | CPU max |")
+    lines.append("|---|---|---|---|---|---|---|---|")
     for level in dict.fromkeys(result.levels):
         values = result.times.get(level, [])
+        cpu = result.cpu_times.get(level, [])
         mean = sum(values) / len(values) if values else 0.0
+        cpu_mean = sum(cpu) / len(cpu) if cpu else 0.0
         lines.append(f"| {level} | {len(values)} | {mean:.3f} | {percentile(values, 99):.3f} | "
-                     f"{max(values) if values else 0.0:.2f} |")
+                     f"{max(values) if values else 0.0:.2f} | {cpu_mean:.3f} | {percentile(cpu, 99):.3f} | "
+                     f"{max(cpu) if cpu else 0.0:.2f} |")
     return "\n".join(lines)
 
 
-LEVEL_ORDER = {"hard": 0, "normal": 1, "easy": 2}
+LEVEL_ORDER = {"expert": -1, "hard": 0, "normal": 1, "easy": 2}
 
 
 def _paired_table(series: dict, title: str, *, digits: int, excludes: bool) -> list[str]:

@@ -173,24 +173,46 @@ class ComputerPlayer:
         found = cache.get(key)
         if found is not None:
             return found
+        best = None
+        best_actions: list = []
+        for score, option, card in self.plan_scores(hand, view, memory):
+            if best is None or score < best:
+                best = score
+                best_actions = option.actions if card is None else option.actions + [Discard(card)]
+        found = cache[key] = (best, best_actions)
+        return found
+
+    def ranked_plans(self, hand, view: SeatView, memory: Memory, k: int) -> list[tuple[float, list]]:
+        """The `k` best (score, actions) for a turn holding `hand`, best first; plans
+        that keep the same cards count once."""
+        scored = sorted(((score, i, option, card) for i, (score, option, card)
+                         in enumerate(self.plan_scores(hand, view, memory))), key=lambda t: (t[0], t[1]))
+        out: list[tuple[float, list]] = []
+        kept_seen: set = set()
+        for score, _, option, card in scored:
+            kept = frozenset(c for c in option.rest if c is not card)
+            if kept in kept_seen:
+                continue
+            kept_seen.add(kept)
+            out.append((score, option.actions if card is None else option.actions + [Discard(card)]))
+            if len(out) == k:
+                break
+        return out
+
+    def plan_scores(self, hand, view: SeatView, memory: Memory):
+        """(score, lay option, card to discard or None) for every way to play the turn."""
         layout = memory.layout
         style = self.style
         rules = view.rules
         holds = style.holds and rules.waiting
         options = lay_options(layout, hand, view.spreads, view.seat, with_holds=holds, places=memory.places)
-        best = None
-        best_actions: list = []
         for option in options:
             rest = option.rest
             if not rest:
-                score = TONK_OUT_SCORE if rules.tonk_out_pays != "single" else RUN_OUT_SCORE - 1
-                if best is None or score < best:
-                    best, best_actions = score, option.actions
+                yield (TONK_OUT_SCORE if rules.tonk_out_pays != "single" else RUN_OUT_SCORE - 1), option, None
                 continue
             if len(rest) == 1:
-                score = RUN_OUT_SCORE
-                if best is None or score < best:
-                    best, best_actions = score, option.actions + [Discard(rest[0])]
+                yield RUN_OUT_SCORE, option, rest[0]
                 continue
             base = self.lay_cost(option, view, memory) + count(rest)
             combos = self.combo_values(rest, memory) if style.potential else None
@@ -204,10 +226,7 @@ class ComputerPlayer:
                 elif style.go_out and len(rest) == 3:
                     score -= style.go_out * self.completion([c for c in rest if c is not card], memory)
                 score += self.feed(card, view, memory)
-                if best is None or score < best:
-                    best, best_actions = score, option.actions + [Discard(card)]
-        found = cache[key] = (best, best_actions)
-        return found
+                yield score, option, card
 
     def lay_cost(self, option, view: SeatView, memory: Memory) -> float:
         """Cost in count points of laying this way: turns it bars me from dropping."""

@@ -52,7 +52,16 @@ def cmd_arena(args: argparse.Namespace) -> int:
         print("arena: --hands must be at least 1.", file=sys.stderr)
         return 2
     workers = args.workers if args.workers is not None else min(2, os.cpu_count() or 1)
-    result = run_arena(args.hands, levels, rules, args.seed, workers=workers)
+    if args.expert_samples is not None and args.expert_samples < 1:
+        print("arena: --expert-samples must be at least 1.", file=sys.stderr)
+        return 2
+    expert = {}
+    if args.expert_samples is not None:
+        expert["samples"] = args.expert_samples
+    if args.expert_time_cap is not None:
+        expert["time_cap"] = args.expert_time_cap / 1000.0
+    result = run_arena(args.hands, levels, rules, args.seed, workers=workers,
+                       options={"expert": expert} if expert else None)
     command = "python -m engine " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if args.show_command else None
     print(report(result, command))
     return 0
@@ -93,6 +102,10 @@ def add_commands(subparsers) -> None:
     arena.add_argument("--seed", type=int, default=1)
     arena.add_argument("--workers", type=int, default=None,
                        help="processes to use (default: up to 2); results do not depend on it")
+    arena.add_argument("--expert-samples", type=int, default=None, metavar="N",
+                       help="expert's search budget: sampled deals per decision (default: the level's)")
+    arena.add_argument("--expert-time-cap", type=float, default=None, metavar="MS",
+                       help="expert stops sampling a decision after this much CPU time (default: the level's)")
     arena.add_argument("--show-command", action="store_true", help="print the command line above the tables")
     arena.set_defaults(run=cmd_arena)
 

@@ -156,7 +156,12 @@ class GatewayServer:
             self._violate("unauthorized", 0, 4004, "Authentication failed.", "IDENTIFY")
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return None
-        shard = tuple(data.get("shard") or (0, 1))
+        shard = data.get("shard") or [0, 1]
+        if (not isinstance(shard, list) or len(shard) != 2 or not all(isinstance(n, int) for n in shard)
+                or not 0 <= shard[0] < shard[1]):
+            self._violate("invalid_shard", 0, 4010, "Invalid shard.", "IDENTIFY", f"shard {shard!r}")
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return None
         session = GatewaySession(secrets.token_hex(16), int(data.get("intents", 0)), (int(shard[0]), int(shard[1])),
                                  identified_at=time.monotonic(), connection=connection)
         self.sessions[session.session_id] = session

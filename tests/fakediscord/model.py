@@ -86,8 +86,12 @@ class Snowflakes:
         self._clock = clock
         self._counter = itertools.count()
 
-    def next(self) -> int:
+    def next(self, *, shard: tuple[int, int] | None = None) -> int:
+        """A new id; with `shard=(shard_id, shard_count)` one of a guild on that shard (ms moved ahead a little)."""
         ms = int(self._clock.wall() * 1000) - DISCORD_EPOCH_MS
+        if shard is not None:
+            shard_id, count = shard
+            ms += (shard_id - ms) % count  # (id >> 22) % count == shard_id
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 

@@ -422,7 +422,7 @@ class RestAPI:
     async def _get_gateway_bot(self, request: web.Request) -> web.Response:
         return _json({
             "url": self.gateway_url,
-            "shards": 1,
+            "shards": self.recommended_shards,
             "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14400000, "max_concurrency": 1},
         })
 

@@ -114,6 +114,7 @@ class FakeDiscord(RestAPI, GatewayServer):
         rate_limits: dict[str, tuple[int, float]] | None = None,
         heartbeat_interval_ms: int = 41250,
         honor_compression: bool = True,
+        shards: int = 1,
     ) -> None:
         self.clock = clock or Clock()
         self.ids = Snowflakes(self.clock)
@@ -125,6 +126,8 @@ class FakeDiscord(RestAPI, GatewayServer):
         self.token_lifetime = token_lifetime
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.honor_compression = honor_compression
+        self.recommended_shards = shards
+        """What GET /gateway/bot recommends; IDENTIFY may use any count (as Discord, below 2,500 servers)."""
         self.rate_limits = RateLimiter(self.clock)
         for route, (limit, per) in (DISCORD_DEFAULT_LIMITS if rate_limits is None else rate_limits).items():
             self.rate_limits.set(route, limit, per)
@@ -174,9 +177,13 @@ class FakeDiscord(RestAPI, GatewayServer):
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, channels: Iterable[str] = ("general",), owner: str = "owner") -> FakeGuild:
-        """A guild owned by a separate member `owner` (owners bypass every permission check)."""
-        guild_id = self.ids.next()
+    def add_guild(self, name: str, *, channels: Iterable[str] = ("general",), owner: str = "owner",
+                  shard: tuple[int, int] | None = None) -> FakeGuild:
+        """A guild owned by a separate member `owner` (owners bypass every permission check).
+
+        `shard=(shard_id, shard_count)` picks an id that Discord would put on that shard.
+        """
+        guild_id = self.ids.next(shard=shard)
         owner_name = owner if not self._user_named(owner) else f"{owner}{len(self.guilds) + 1}"
         owner_user = self.add_user(owner_name)
         everyone = FakeRole(guild_id, "@everyone", DEFAULT_MEMBER_PERMISSIONS)
@@ -357,6 +364,11 @@ class FakeDiscord(RestAPI, GatewayServer):
     def bot_ready(self) -> bool:
         """A live session has received READY and every GUILD_CREATE."""
         return any(s.alive and s.ready and s.connected for s in self.sessions.values())
+
+    def shard_sessions(self, shard_id: int | None = None) -> list[GatewaySession]:
+        """Connected, ready sessions (of one shard id), oldest first."""
+        return sorted((s for s in self.sessions.values() if s.alive and s.ready and s.connected
+                       and (shard_id is None or s.shard[0] == shard_id)), key=lambda s: s.identified_at)
 
     async def wait_for_bot(self, *, identifies: int | None = None, timeout: float = 15.0) -> None:
         """Waits until the bot is connected (and, with `identifies`, has IDENTIFYed that many times)."""

@@ -1,0 +1,274 @@
+"""Expert: determinised Monte Carlo search over the hands it cannot see.
+
+At the start of a turn (drop, draw or take) and when it plans the rest of a turn after
+drawing (which spreads, hits and discard: the `hard` scoring's best few plans), it
+weighs every candidate on the same sampled deals and picks the one that pays best on
+average:
+
+- **Sampled deals.** The opponents' hidden cards and the stock order are drawn from the
+  cards it has not seen, with `hard`'s model of what the others' play reveals: a card an
+  opponent took from the pile and has not played is in that hand; hidden cards lean to
+  low values the longer a player has played (players throw their high cards), to cards
+  that pair or run with what the player took, and away from ranks the player threw.
+  Nothing else goes in: it is built from the `SeatView` alone (its hand, the table, the
+  public history), so the real hidden cards cannot reach a decision.
+- **Play-outs.** On each sampled deal the candidate is played into a real engine `Game`
+  (so every house rule, wait and settlement is the engine's own), its own turn by its
+  plan and then every seat, itself included, by a quick rule policy (drop at a count
+  threshold that falls with the turns played, take a discard that makes or extends a
+  spread, lay what can be laid, throw the highest loose card) to the end of the hand.
+  The value is its payment in stakes (push-ups avoided under push-ups scoring).
+- **Common random numbers.** Every candidate is played on the same sampled deals with
+  the same play-out randomness, so the comparison sees the candidates' difference, not
+  the luck of the samples.
+- **hard's choice first.** It starts from what `hard` would do and changes its mind only
+  when another candidate's gain on the same deals is at least `min_gain` stakes and
+  `confidence` standard errors: a few dozen play-outs by a plain policy are noisy and
+  biased, and acting on every small difference (a first version did) lost to hard.
+
+`samples` (deals per decision) is the search budget; `time_cap` stops the sampling early
+once a decision has used that much CPU time (a guard for a slow machine: when it acts the
+play is no longer the same for a seed, so it is set well above the usual decision time).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..actions import DRAW, DROP, TAKE, Action, Discard, Hit, Spread
+from ..cards import count
+from ..game import PLAY, START, Game, TableSpread
+from ..view import SeatView
+from .hands import Layout, table_places
+from .hard import Estimate, HardPlayer, _wants, plain_discard, utility
+from .memory import Memory
+from .normal import count_scale
+
+MAX_ROLLOUT_ACTIONS = 400  # a play-out that has not ended by then is scored as it stands
+# The counts at which `hard` drops about half the time, by the turns it has played (2 and
+# 3 players, standard; measured over 500 hands of hard against itself). Play-outs use
+# them for every seat: opponents that drop later than real ones make playing on look
+# better than it is (a first version with the normal player's thresholds lost 0.5 stakes
+# a hand to hard by dropping too late).
+DROP_AT = (22.0, 20.0, 16.0, 12.0, 9.0, 7.0, 5.0)
+
+
+class ExpertPlayer(HardPlayer):
+    level = "expert"
+    samples = 40  # sampled deals per decision: the search budget
+    time_cap = 0.2  # CPU seconds: stop sampling a decision after this much (see the module doc)
+    plans = 3  # plans after a draw compared by play-outs (the hard scoring's best few)
+    min_gain = 0.1  # stakes a hand: the least gain over hard's choice that makes it change its mind
+    confidence = 2.0  # ... in standard errors of that gain, measured on the same sampled deals
+    # Play-out seats drop when their count is at most DROP_AT[turns they have played]
+    # (5-card hands; scaled like the normal player's thresholds) plus this offset.
+    rollout_offset = 0.0
+
+    def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
+        super().__init__(seed)
+        if samples is not None:
+            if samples < 1:
+                raise ValueError("samples must be at least 1")
+            self.samples = samples
+        if time_cap is not None:
+            self.time_cap = time_cap
+        self.last_search: dict | None = None  # candidate -> mean value, for the last searched decision
+
+    def __repr__(self) -> str:
+        return f"ExpertPlayer(seed={self.seed!r}, samples={self.samples})"
+
+    # ------------------------------------------------------------------ decisions
+
+    def start_turn(self, view: SeatView, memory: Memory) -> Action:
+        legal = view.legal_actions
+        default = super().start_turn(view, memory)  # hard's choice: kept unless the search finds better
+        candidates = [a for a in (DROP, DRAW, TAKE) if a in legal]
+        if DROP in candidates and default != DROP and not Estimate(self, view, memory).worth_sampling():
+            candidates.remove(DROP)  # a count far too high to drop
+        if len(candidates) == 1:
+            self.last_search = None
+            return candidates[0]
+        return candidates[self.search(view, memory, [[a] for a in candidates], candidates.index(default))]
+
+    def plan_turn(self, view: SeatView, memory: Memory) -> list[Action]:
+        plans = self.ranked_plans(list(view.hand), view, memory, self.plans)
+        if len(plans) == 1 or _cards_left(view, plans[0][1]) == 0:
+            self.last_search = None
+            return plans[0][1]  # only one way, or it goes out: nothing beats that
+        candidates = [actions for _, actions in plans]
+        return candidates[self.search(view, memory, candidates, 0)]
+
+    # ------------------------------------------------------------------ search
+
+    def search(self, view: SeatView, memory: Memory, candidates: list[list[Action]], default: int) -> int:
+        """Which candidate (a list of this seat's next actions) to play: each is played
+        out on the same sampled deals; the best mean wins, but it replaces `default`
+        (hard's choice) only when its gain on the same deals is clearly more than noise:
+        at least `min_gain` stakes and `confidence` standard errors."""
+        started = time.thread_time()
+        estimate = Estimate(self, view, memory)
+        values: list[list[float]] = [[] for _ in candidates]
+        done = 0
+        batch = 8
+        while done < self.samples:
+            for hands, stock in estimate.sample_hands(min(batch, self.samples - done)):
+                seed = self.rng.getrandbits(32)
+                for i, actions in enumerate(candidates):
+                    values[i].append(self.play_out(view, memory, estimate, hands, stock, actions, seed))
+                done += 1
+            if time.thread_time() - started > self.time_cap:
+                break
+        means = [sum(v) / done for v in values]
+        best = max(range(len(candidates)), key=lambda i: (means[i], i == default, -i))
+        chosen = default
+        if best != default:
+            gains = [a - b for a, b in zip(values[best], values[default])]
+            mean = sum(gains) / done
+            spread = (sum((g - mean) ** 2 for g in gains) / (done - 1)) ** 0.5 if done > 1 else float("inf")
+            if mean >= self.min_gain and mean >= self.confidence * spread / done ** 0.5:
+                chosen = best
+        self.last_search = {_label(c): m for c, m in zip(candidates, means)}
+        self.last_search["samples"] = done
+        self.last_search["default"] = _label(candidates[default])
+        self.last_search["chosen"] = _label(candidates[chosen])
+        return chosen
+
+    def play_out(self, view: SeatView, memory: Memory, estimate: Estimate, hands, stock,
+                 actions: list[Action], seed: int) -> float:
+        """Play `actions` (then this seat's plan if it drew or took) on one sampled deal,
+        then every seat by the quick policy to the end; this seat's value."""
+        game = sampled_game(view, memory, hands, stock)
+        seat = view.seat
+        for action in actions:
+            game.apply(seat, action)
+            if game.outcome is not None:
+                return utility(game.outcome, seat, view.rules.scoring, view.stake)
+        if game.phase == PLAY and game.turn == seat:
+            # drew or took: my own plan for the card I got, as I would really play it
+            _, plan = self.best_plan(list(game.hands[seat]), view, memory)
+            for action in plan:
+                if not game.is_legal(seat, action):
+                    break
+                game.apply(seat, action)
+                if game.outcome is not None:
+                    return utility(game.outcome, seat, view.rules.scoring, view.stake)
+        Rollout(game, memory, random.Random(seed), self.rollout_offset).run()
+        if game.outcome is None:  # pragma: no cover - a play-out always ends
+            return 0.0
+        return utility(game.outcome, seat, view.rules.scoring, view.stake)
+
+
+def _label(actions: list[Action]) -> str:
+    return ", ".join(f"{a.verb} {a.card}" if isinstance(a, (Discard, Hit)) else a.verb for a in actions)
+
+
+def _cards_left(view: SeatView, actions: list[Action]) -> int:
+    """How many cards this seat holds after playing `actions` from its view."""
+    laid = sum(len(a.cards) if isinstance(a, Spread) else 1 for a in actions)
+    return len(view.hand) - laid
+
+
+def sampled_game(view: SeatView, memory: Memory, hands, stock) -> Game:
+    """An engine `Game` in the view's position, with one sampled set of hidden cards.
+
+    It starts from a fresh deal under the same rules (so every part of the state the
+    engine keeps is there and fresh) and then takes the view's public state and the
+    sample's hands and stock.
+    """
+    rules = view.rules
+    game = Game.deal(rules, list(view.players), view.dealer, rng=random.Random(0), stake=view.stake)
+    n = len(view.players)
+    game.hands = [list(h) for h in hands]
+    game.stock = list(stock)
+    game.discard = list(memory.pile)
+    game.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in view.spreads]
+    game.turn = view.turn
+    game.phase = view.phase
+    game.waits = list(view.waits)
+    game.drop_blocked = view.drop_blocked
+    game.hit_flags = [False] * n
+    game.spreads_this_turn = _spreads_this_turn(view)
+    game.turns = sum(memory.turns)
+    game.log = []
+    game.outcome = None
+    return game
+
+
+def _spreads_this_turn(view: SeatView) -> int:
+    if view.phase != PLAY:
+        return 0
+    laid = 0
+    for event in reversed(view.history):
+        if event.seat != view.seat or event.action.verb in ("draw", "take"):
+            break
+        laid += event.action.verb == "spread"
+    return laid
+
+
+class Rollout:
+    """Every seat plays by a quick rule policy until the hand ends."""
+
+    __slots__ = ("game", "layout", "rng", "turns", "n", "scale", "offset")
+
+    def __init__(self, game: Game, memory: Memory, rng: random.Random, offset: float):
+        self.game = game
+        self.layout: Layout = memory.layout
+        self.rng = rng
+        self.turns = list(memory.turns)
+        self.n = memory.n
+        self.scale = count_scale(game.rules)
+        self.offset = offset
+
+    def threshold(self, seat: int) -> float:
+        return DROP_AT[min(self.turns[seat], len(DROP_AT) - 1)] * self.scale + self.offset
+
+    def run(self) -> None:
+        game = self.game
+        steps = 0
+        while game.outcome is None and steps < MAX_ROLLOUT_ACTIONS:
+            seat = game.turn
+            if game.phase == START:
+                self.start(seat)
+            else:
+                self.play(seat)
+            steps += 1
+
+    def start(self, seat: int) -> None:
+        game = self.game
+        hand = game.hands[seat]
+        if not game.drop_blocked and count(hand) <= self.threshold(seat):
+            game.apply(seat, DROP)
+            return
+        self.turns[seat] += 1
+        top = game.discard[-1] if game.discard else None
+        if top is not None and (top.joker or _wants(self.layout, hand, table_places(self.layout, game.spreads), top)):
+            game.apply(seat, TAKE)
+        elif not game.stock and top is not None and game.rules.stock_out != "reshuffle" and \
+                count(hand) > self.threshold(seat) + 4:
+            game.apply(seat, TAKE)  # drawing would end the hand: keep it going while high
+        else:
+            game.apply(seat, DRAW)
+
+    def play(self, seat: int) -> None:
+        game = self.game
+        hand = game.hands[seat]
+        spreads = game.possible_spreads(hand)
+        if spreads:
+            spreads.sort(key=lambda s: -sum(c.value for c in s))
+            used: set = set()
+            for cards in spreads:
+                if used.isdisjoint(cards):
+                    used.update(cards)
+                    game.apply(seat, Spread(cards))
+                    if game.outcome is not None:
+                        return
+        while game.spreads and hand:
+            hits = game.possible_hits(hand)
+            if not hits:
+                break
+            card, index = hits[0]
+            game.apply(seat, Hit(card, index))
+            if game.outcome is not None:
+                return
+        game.apply(seat, Discard(plain_discard(hand)))

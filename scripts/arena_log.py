@@ -1,0 +1,121 @@
+"""A long arena run that keeps every finished hand, and its tables at any point.
+
+    python scripts/arena_log.py run FILE --hands 2000 --players 2 --seats expert,hard \\
+        --preset standard --seed 1 --expert-samples 16
+    python scripts/arena_log.py report FILE
+
+`run` plays the hands of `python -m engine arena` with the same seed (the same deals,
+seats and player seeds, hand by hand) in one process and appends one JSON line per
+finished hand to FILE: its payments, push-ups, ending and each decision's wall-clock and
+CPU milliseconds. A run that is stopped keeps what it finished, and run again with the
+same FILE it goes on from the first hand not yet there. `report` prints the arena's own
+tables (`engine.players.arena.report`) for the hands in FILE. On a shared machine an
+expert arena takes hours; this lets a deadline cut it short without losing it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine.errors import RulesError  # noqa: E402
+from engine.players import LEVELS  # noqa: E402
+from engine.players.arena import ArenaResult, HandResult, play_hand, report  # noqa: E402
+from engine.players.cli import rules_from  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+
+
+def read_log(path: Path) -> tuple[dict | None, list[dict]]:
+    """(the run's settings, its hands in order) from FILE; (None, []) if it is empty."""
+    if not path.exists():
+        return None, []
+    header, hands = None, []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        entry = json.loads(line)
+        if "settings" in entry:
+            header = entry["settings"]
+        else:
+            hands.append(entry)
+    return header, hands
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    seats = [s.strip().lower() for s in args.seats.split(",") if s.strip()]
+    if not seats or any(s not in LEVELS for s in seats):
+        print(f"arena_log: --seats are levels among {', '.join(LEVELS)}", file=sys.stderr)
+        return 2
+    players = args.players or len(seats)
+    levels = [seats[i % len(seats)] for i in range(players)]
+    try:
+        rules = rules_from(args.preset, args.rule)
+    except RulesError as exc:
+        print(f"arena_log: {exc}", file=sys.stderr)
+        return 2
+    options = {"expert": {"samples": args.expert_samples}} if args.expert_samples else {}
+    settings = {"levels": levels, "rules": rules.to_dict(), "seed": args.seed, "options": options}
+    path = Path(args.file)
+    header, done = read_log(path)
+    if header is not None and header != settings:
+        print(f"arena_log: {path} holds a run with other settings: {header}", file=sys.stderr)
+        return 2
+    with path.open("a") as out:
+        if header is None:
+            out.write(json.dumps({"settings": settings}) + "\n")
+        for index in range(len(done), args.hands):
+            times: dict = {}
+            cpu: dict = {}
+            hand = play_hand(rules, levels, args.seed, index, 1, times, options, cpu)
+            out.write(json.dumps({"index": index, "payments": hand.payments, "pushups": hand.pushups,
+                                  "kind": hand.kind, "actions": hand.actions, "times": times, "cpu": cpu}) + "\n")
+            out.flush()
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    header, entries = read_log(Path(args.file))
+    if header is None:
+        print(f"arena_log: {args.file} holds no run", file=sys.stderr)
+        return 2
+    hands = [HandResult(tuple(e["payments"]), tuple(e["pushups"]), e["kind"], e["actions"]) for e in entries]
+    times: dict = {}
+    cpu: dict = {}
+    for e in entries:
+        for level, values in e["times"].items():
+            times.setdefault(level, []).extend(values)
+        for level, values in e["cpu"].items():
+            cpu.setdefault(level, []).extend(values)
+    result = ArenaResult(Rules.from_dict(header["rules"]), header["levels"], header["seed"], hands, times,
+                         0.0, 1, cpu, header["options"])
+    print(report(result, f"python scripts/arena_log.py report {args.file}"))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="play (or go on playing) an arena, one JSON line per hand")
+    run.add_argument("file")
+    run.add_argument("--hands", type=int, required=True)
+    run.add_argument("--players", type=int, default=None)
+    run.add_argument("--seats", default="expert,hard")
+    run.add_argument("--preset", default="standard")
+    run.add_argument("--rule", action="append", metavar="KEY=VALUE")
+    run.add_argument("--seed", type=int, default=1)
+    run.add_argument("--expert-samples", type=int, default=None)
+    run.set_defaults(run=cmd_run)
+    rep = sub.add_parser("report", help="the arena's tables for the hands in FILE")
+    rep.add_argument("file")
+    rep.set_defaults(run=cmd_report)
+    args = parser.parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

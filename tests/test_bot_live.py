@@ -1,0 +1,202 @@
+"""Live play as players meet it: the private hand follows the game, the ping opens it, Drop
+asks once, and people join or leave between hands without stalling the table."""
+
+import re
+
+from e2e_helpers import (DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, open_hand,
+                         play_simple_turn,
+                         seat_counts, turn_name)
+from test_bot_e2e import open_table, start_bot, start_table
+
+PLAYERS = ["alice", "bob", "carol"]
+
+
+def field(message, name: str) -> str:
+    return next(f["value"] for f in message.embeds[0]["fields"] if f["name"] == name)
+
+
+def hand_cards(hand) -> list[str]:
+    return hand.embeds[0]["description"].splitlines()[0].lstrip("# ").split()
+
+
+def private_messages(fake, user: str) -> list:
+    return [m for m in fake.visible(user) if m.ephemeral]
+
+
+def pings(fake) -> list:
+    return [m for m in fake.visible("dave") if "your turn at the Tonk table" in m.content]
+
+
+def seat_order(table) -> list[str]:
+    return re.findall(r"\*\*(.+?)\*\*", field(table, "Seats"))
+
+
+def dealer(table) -> str:
+    line = next(line for line in field(table, "Seats").splitlines() if "dealer" in line)
+    return re.search(r"\*\*(.+?)\*\*", line).group(1)
+
+
+async def test_the_private_hand_follows_the_game_without_pressing_my_hand_again(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake)
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    # everyone opens their hand once, at the start; nobody presses My hand again
+    hands = {user: await open_hand(fake, user, table) for user in PLAYERS}
+    asked_to_drop = 0
+    for hand_number in range(3):
+        await deal_until_in_play(fake, table)
+        number = int(re.search(r"hand (\d+)", table.text).group(1))
+        turns = 0
+        while not hand_over(table):
+            name = await fake.wait_for(lambda: hand_over(table) and "-" or turn_name(table), what="whose turn")
+            if name == "-":
+                break
+            user = name.lower()
+            hand = hands[user]
+            # the hand shows the turn by itself, with the cards and the stock as they are now
+            await fake.wait_for(lambda: "Your turn" in hand.text and f"hand {number}" in hand.text,
+                                timeout=10, what=f"{user}'s hand to follow the game")
+            assert len(hand_cards(hand)) == seat_counts(table)[name]
+            assert field(hand, "Stock") == field(table, "Stock")
+            # the turn ping names the deadline and carries the button that opens the hand
+            ping = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the ping")
+            assert str(fake.user(user).id) in ping.content and "<t:" in ping.content
+            assert ping.button("My hand") is not None and "Time runs out <t:" in table.text
+            # pictures of the table and of the hand, shown in their embeds; the text stays
+            for message, name_ in ((table, "table.png"), (hand, "hand.png")):
+                assert message.attachment(name_).data.startswith(b"\x89PNG")
+                assert message.embeds[0]["image"]["url"] == f"attachment://{name_}"
+            drop = turns >= 2 * len(PLAYERS) and button(hand, "Drop") is not None
+            if drop:
+                # Drop asks once, showing the count, and changes nothing until confirmed
+                await ack(await fake.click(user, button(hand, "Drop")))
+                await fake.wait_for(lambda: button(hand, "Drop with") is not None, what="the confirm step")
+                assert "Drop with a count of" in hand.text and button(hand, "Cancel") is not None
+                assert "dropped" not in table.text
+                asked_to_drop += 1
+                await ack(await fake.click(user, button(hand, "Drop with")))
+                await fake.wait_for(lambda: hand_over(table), timeout=10, what="the showdown after the drop")
+                break
+            await ack(await fake.click(user, button(hand, "Draw")))
+            await fake.wait_for(lambda: DRAWN in hand.text or hand_is_over(hand), what="the draw")
+            if DRAWN in hand.text:
+                # the drawn card is named and marked
+                drawn = re.search(r"You drew \*\*(.+?)\*\*", hand.text).group(1)
+                assert f"[{drawn}]" in hand_cards(hand)
+            await play_simple_turn(fake, user, table, hand=hand)
+            turns += 1
+            await fake.wait_for(lambda: turn_name(table) != name or hand_over(table), timeout=10,
+                                what=f"the turn after {name}'s")
+        # the hand's end shows in every private hand too
+        for user in PLAYERS:
+            await fake.wait_for(lambda: "This hand is over" in hands[user].text, timeout=10,
+                                what=f"{user}'s hand to show the end")
+        await ack(await fake.click("alice", table.button("Next hand")))
+        await fake.wait_for(lambda: f"hand {number + 1}" in table.text, what="the next deal")
+    # one private message each for the whole game: at most two per player per hand
+    for user in PLAYERS:
+        assert len(private_messages(fake, user)) == 1, user
+    assert asked_to_drop >= 1
+
+
+async def test_the_ping_opens_the_hand_and_people_join_and_leave_between_hands(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    name = turn_name(table)
+    user = name.lower()
+    ping = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the ping")
+    # one click on the ping's button brings the hand
+    sent = await fake.click(user, ping.button("My hand"))
+    await ack(sent)
+    hand = await sent.original()
+    assert hand.ephemeral and "Your turn" in hand.text and hand not in fake.visible("dave")
+    # the other player's click on it shows their own hand, not the player's
+    other = "bob" if user == "alice" else "alice"
+    sent = await fake.click(other, ping.button("My hand"))
+    await ack(sent)
+    assert "Not your turn" in (await sent.original()).text
+    await drop_confirmed(fake, user, hand)
+    await fake.wait_for(lambda: hand_over(table), timeout=10, what="the showdown")
+    old_dealer = dealer(table)
+    # the showdown offers Join: the newcomer sits at the dealer's right
+    await ack(await fake.click("carol", table.button("Join")))
+    await fake.wait_for(lambda: "Carol" in seat_order(table), what="carol seated")
+    order = seat_order(table)
+    assert order[(order.index("Carol") + 1) % 3] == old_dealer, order
+    await ack(await fake.click("bob", table.button("Next hand")))
+    await deal_until_in_play(fake, table, user="bob")
+    assert seat_counts(table).get("Carol") == 5  # carol is dealt in
+    # play the hand out with drops, then bob leaves between hands
+    while not hand_over(table):
+        name = await fake.wait_for(lambda: hand_over(table) and "-" or turn_name(table), what="whose turn")
+        if name == "-":
+            break
+        await play_simple_turn(fake, name.lower(), table, drop=True)
+        await fake.wait_for(lambda: turn_name(table) != name or hand_over(table), timeout=10, what="the turn")
+    await ack(await fake.click("bob", table.button("Leave")))
+    await fake.wait_for(lambda: "Bob" not in seat_order(table), what="bob gone")
+    # a leave does not stall the table: the next hand is dealt to those still seated and played on
+    await ack(await fake.click("carol", table.button("Next hand")))
+    await deal_until_in_play(fake, table, user="carol")
+    assert set(seat_counts(table)) == {"Alice", "Carol"}
+    name = await fake.wait_for(lambda: turn_name(table), what="the first turn")
+    await fake.wait_for(lambda: len(pings(fake)) == 1 and str(fake.user(name.lower()).id) in pings(fake)[0].content,
+                        what="the ping for the next hand")
+    await play_simple_turn(fake, name.lower(), table)
+    await fake.wait_for(lambda: turn_name(table) != name or hand_over(table), timeout=10, what="the turn to pass")
+
+
+async def test_after_the_hand_token_expires_the_next_ping_brings_the_hand_back(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    sent = await fake.slash("alice", "tonk", "tonk new", computers=1, level="easy")
+    await ack(sent)
+    table = await sent.original()
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+
+    def alices_turn():
+        return turn_name(table) == "Alice" and "may drop, draw or take" in table.text
+
+    await fake.wait_for(alices_turn, timeout=10, what="alice's turn")
+    hand = await open_hand(fake, "alice", table)
+    before = table.text
+    await play_simple_turn(fake, "alice", table, hand=hand)
+    # fifteen minutes pass: Discord no longer takes the hand's token, so the bot cannot edit it
+    fake.advance_time(901)
+    await fake.wait_for(lambda: table.text != before, timeout=10, what="alice's play to show")
+    await deal_until_in_play(fake, table)
+    await fake.wait_for(alices_turn, timeout=15, what="alice's next turn")
+    ping = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the ping")
+    # one click on the ping brings the hand back, as it is now
+    sent = await fake.click("alice", ping.button("My hand"))
+    await ack(sent)
+    again = await sent.original()
+    assert again is not hand and "Your turn" in again.text and button(again, "Draw") is not None
+    # the bot tried the old token once (to edit the old message or to remove it), then let it go
+    await fake.wait_for(lambda: any(v.kind == "expired_token" for v in fake.violations), what="the old token's try")
+    assert 1 <= len(fake.take_violations("expired_token")) <= 2
+
+
+async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_shows_them(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    await ack(await fake.slash("admin", "tonk", "tonk settings", pictures=False))
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    name = turn_name(table)
+    hand = await open_hand(fake, name.lower(), table)
+    assert not table.attachments and not hand.attachments and "image" not in table.embeds[0]
+    assert "Your turn" in hand.text and "Seats" in table.text
+    await ack(await fake.slash("admin", "tonk", "tonk settings", pictures=True))
+    await play_simple_turn(fake, name.lower(), table, hand=hand)
+    await fake.wait_for(lambda: [a.filename for a in table.attachments] == ["table.png"], timeout=10,
+                        what="the table's picture once pictures are on")

@@ -1,0 +1,123 @@
+"""Clear moves in the messages (the drawn card, the discard menu's order, Drop's confirm, an
+empty stock, a tied stock-out, plurals) and the table's side of live play (joining between
+hands at the dealer's right, the timer's plays marked in the log)."""
+
+import random
+
+from bot.table import Level, Scoring, Status, Table
+from cogs import render
+from engine import DRAW, DROP, Rules, sorted_hand
+from engine_helpers import C, deal
+
+
+def labels(message) -> list[str]:
+    return [item.item.label for item in message["view"].children if hasattr(item.item, "label")
+            and item.item.label]
+
+
+def custom_ids(message) -> list[str]:
+    return [item.custom_id for item in message["view"].children]
+
+
+def field(message, name: str) -> str:
+    return next(f["value"] for f in message["embed"].to_dict()["fields"] if f["name"] == name)
+
+
+def hand(view, **options):
+    return render.hand_message(view, table_id=7, hand_number=1, moves=3, **options)
+
+
+def table_of(game, status=Status.PLAYING) -> Table:
+    return Table(id=7, guild_id=1, channel_id=2, host_user_id=10, rules=game.rules, stake=1, scoring=Scoring.STAKES,
+                 seats=tuple(Table.open(guild_id=1, channel_id=2, host_id=10 + i, host_name=name, rules=Rules(),
+                                        stake=1, scoring=Scoring.STAKES).seats[0]
+                             for i, name in enumerate(game.players)),
+                 status=status, hand_number=1, dealer=game.dealer, game=game)
+
+
+def test_the_drawn_card_is_named_and_marked_and_the_discard_menu_follows_the_hand():
+    game = deal(["Kc 2h 9s As 5d", "3c 4c 8h 9h Jd"], stock="7h")
+    game.apply(0, DRAW)
+    message = hand(game.view(0), drawn=C("7h"), picture=True)
+    description = message["embed"].description
+    shown = description.splitlines()[0].lstrip("# ").split()
+    assert "[7♥]" in shown and "You drew **7♥**." in description
+    assert [c.strip("[]") for c in shown] == [c.label for c in sorted_hand(game.hands[0])]
+    discard = next(item.item for item in message["view"].children if ":discard-menu:" in item.custom_id)
+    assert [o.label for o in discard.options] == [c.strip("[]") for c in shown]
+    assert [o.description for o in discard.options if o.label == "7♥"] == ["just drawn"]
+    # the picture rides along, shown in the embed
+    assert message["attachments"][0].filename == "hand.png"
+    assert message["embed"].image.url == "attachment://hand.png"
+    # another seat's view cannot be marked with a card it does not hold
+    assert "[" not in hand(game.view(1), drawn=C("7h"))["embed"].description
+
+
+def test_drop_asks_once_with_the_count():
+    game = deal(["Kc 2h 9s As 5d", "3c 4c 8h 9h Jd"])
+    view = game.view(0)
+    plain = hand(view)
+    assert "Drop (27)" in labels(plain) and "tonk:7:drop:3" in custom_ids(plain)
+    confirm = hand(view, confirm_drop=True)
+    assert labels(confirm) == ["Drop with 27", "Cancel"]
+    assert custom_ids(confirm) == ["tonk:7:dropnow:3", "tonk:7:refresh:3"]
+    assert "Drop with a count of **27**?" in field(confirm, "Now")
+
+
+def test_an_empty_stock_says_drawing_ends_the_hand_and_a_tie_names_who_tied():
+    game = deal(["As 2c 3d 4h 5s", "Ac 2d 3h 4s 5c", "Kc Kd Qh 9s 8c"])
+    game.stock.clear()
+    view = game.view(0)
+    message = hand(view)
+    assert "Draw (ends the hand)" in labels(message) and "drawing ends the hand" in field(message, "Now")
+    assert field(message, "Stock") == "0 cards"
+    game.apply(0, DRAW)
+    assert game.outcome.kind == "draw"
+    table = table_of(game, Status.BETWEEN_HANDS)
+    text = render.table_message(table.public())["embed"].description
+    assert "P0 and P1 tied for the lowest count (15)" in text
+
+
+def test_plurals():
+    game = deal(["Kc 2h 9s As 5d", "3c 4c 8h 9h Jd"], stock="7h")
+    table = table_of(game)
+    closed = render.table_message(table._close("Ended.")[0].public())
+    assert field(closed, "After 1 hand")
+    assert "5 cards" in field(render.table_message(table.public()), "Seats")
+
+
+def test_a_newcomer_between_hands_sits_at_the_dealers_right_and_the_deal_passes_on():
+    rng = random.Random(3)
+    table = Table.open(guild_id=1, channel_id=2, host_id=1, host_name="Ann", rules=Rules(), stake=1,
+                       scoring=Scoring.STAKES)
+    table, _ = table.join(2, "Bob")
+    table, _ = table.join(3, "Cy")
+    table, _ = table.start(1, rng)
+    while table.status is Status.PLAYING:
+        table, _ = table.act(table.seats[table.to_act].user_id, DROP)
+    old_dealer = table.seats[table.dealer].name
+    left_of_dealer = table.seats[(table.dealer + 1) % 3].name
+    table, events = table.join(4, "Dee")
+    names = [s.name for s in table.seats]
+    assert names[(names.index("Dee") + 1) % 4] == old_dealer and table.seats[table.dealer].name == old_dealer
+    assert table.game is None and "Join" in labels(render.table_message(table.public()))
+    table, _ = table.add_computer(1, Level.EASY)  # a computer sits at the dealer's right too
+    table, _ = table.next_hand(4, rng)
+    assert table.seats[table.dealer].name == left_of_dealer and len(table.game.hands) == 5
+
+
+def test_plays_made_by_the_timer_say_so_in_the_log_and_survive_a_save():
+    rng = random.Random(5)
+    table = Table.open(guild_id=1, channel_id=2, host_id=1, host_name="Ann", rules=Rules(), stake=1,
+                       scoring=Scoring.STAKES)
+    table, _ = table.join(2, "Bob")
+    table, _ = table.start(1, rng)
+    while table.status is not Status.PLAYING or not table.in_play:
+        table, _ = table.next_hand(1, rng)
+    sleeper = table.seats[table.to_act].name
+    table, _ = table.time_out(table.turn_key)
+    plays = field(render.table_message(table.public()), "Last plays")
+    assert f"⏰ {sleeper} drew from the stock (time ran out: the bot played)" in plays
+    assert f"⏰ {sleeper} discarded" in plays
+    again = Table.from_json(table.to_json())
+    assert again.timer_plays == table.timer_plays == (0, 1)
