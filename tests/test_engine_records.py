@@ -90,7 +90,8 @@ def test_the_black_company_examples_are_golden_records():
 @pytest.mark.parametrize("text, words", [
     ("[" * 10_000_000 + "]" * 10_000_000, "nested too deeply"),
     ('{"format": "tonk-hand/1", "stake": ' + "9" * 5000 + "}", "number far too long"),
-])
+], ids=["nested-10MB-deep", "5000-digit-stake"])  # short ids: pytest puts the id in PYTEST_CURRENT_TEST,
+# and a 20 MB environment variable makes the replay's subprocess fail with E2BIG
 def test_hostile_json_is_refused_in_one_line(tmp_path, text, words):
     path = tmp_path / "hostile.json"
     path.write_text(text)
