@@ -372,12 +372,14 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
         items.append(button(t, Verb.DROP, f"Drop ({view.count})", style=discord.ButtonStyle.danger, version=moves,
                             row=0))
     items.append(button(t, Verb.REFRESH, "Refresh", version=moves, row=0))
-    spreads = [a for a in legal if isinstance(a, Spread)]
+    # Plays with wild cards name what each wild stands for, which these menus cannot carry
+    # yet (issue 12's bot side): offering them would repeat a menu value, which Discord refuses.
+    spreads = [a for a in legal if isinstance(a, Spread) and not a.wilds]
     if spreads:
         items.append(menu(t, Verb.SPREAD, "Lay a spread…", [
             discord.SelectOption(label=cards_text(a.cards), value=action_arg(a)) for a in spreads
         ], version=moves, row=1))
-    hits = [a for a in legal if isinstance(a, Hit)]
+    hits = [a for a in legal if isinstance(a, Hit) and a.stands_for is None]
     if hits:
         items.append(menu(t, Verb.HIT, "Hit a spread…", [
             discord.SelectOption(

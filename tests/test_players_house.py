@@ -123,3 +123,13 @@ def test_no_slap_without_a_window():
     game = deal(SLAP_HANDS, stock="Qs 2s 3s", upcard="Jd", rules=Rules.preset("slap"))
     assert make_player("hard", seed=1).slap(game.view(1)) is None
     assert slap_race(game, [make_player("hard", seed=s) for s in range(3)]) == []
+
+
+@pytest.mark.parametrize("rules", [
+    Rules.preset("chicago"),
+    rules_of(take_must_be_used=True, boobed=True, waiting=True, hit_bars_going_out=True),
+    rules_of(must_spread="on", hits_per_turn=1, hit_ends_turn=True),
+], ids=["chicago", "take-boobed-waiting", "must-spread-one-hit"])
+def test_the_expert_plays_house_rules_legally(rules):
+    for index in range(2):
+        play_hand(rules, ["expert", "hard", "normal"][: 2 + index], seed=3, index=index)

@@ -125,3 +125,17 @@ async def test_the_help_fits_one_embed_for_every_preset(scoring):
         check_limits(message)
         assert len(message["embed"]) <= 6000  # Discord's total for an embed
         assert [f.name for f in message["embed"].fields][0] == "Goal"
+
+
+async def test_a_wild_card_hand_offers_each_menu_value_once():
+    from engine import DRAW, Rules
+    from engine_helpers import deal
+
+    game = deal(["5s 6s X1 2h Kd", "2c 3d 4h 9h Qh"], stock="8c", upcard="Jd", rules=Rules.preset("deuces wild"))
+    game.apply(0, DRAW)
+    assert any(getattr(a, "wilds", ()) for a in game.legal_actions(0))  # plays the menus cannot carry yet
+    message = render.hand_message(game.view(0), table_id=1, hand_number=1, moves=1)
+    check_limits(message)
+    for item in message["view"].children:
+        values = [o.value for o in getattr(item.item, "options", None) or []]
+        assert len(values) == len(set(values))

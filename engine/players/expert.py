@@ -38,6 +38,7 @@ import time
 
 from ..actions import DRAW, DROP, TAKE, Action, Discard, Hit, Spread
 from ..cards import count
+from ..errors import TonkError
 from ..game import PLAY, START, Game, TableSpread
 from ..view import SeatView
 from .hands import Layout, table_places
@@ -149,6 +150,8 @@ class ExpertPlayer(HardPlayer):
         game = sampled_game(view, memory, hands, stock)
         seat = view.seat
         for action in actions:
+            if not game.is_legal(seat, action):  # a house rule may refuse a plan's later step
+                break
             game.apply(seat, action)
             if game.outcome is not None:
                 return utility(game.outcome, seat, view.rules.scoring, view.stake)
@@ -190,7 +193,8 @@ def sampled_game(view: SeatView, memory: Memory, hands, stock) -> Game:
     game.hands = [list(h) for h in hands]
     game.stock = list(stock)
     game.discard = list(memory.pile)
-    game.spreads = [TableSpread(s.owner, s.kind, list(s.cards)) for s in view.spreads]
+    game.spreads = [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None)
+                    for s in view.spreads]
     game.turn = view.turn
     game.phase = view.phase
     game.waits = list(view.waits)
@@ -235,11 +239,18 @@ class Rollout:
         game = self.game
         steps = 0
         while game.outcome is None and steps < MAX_ROLLOUT_ACTIONS:
-            seat = game.turn
-            if game.phase == START:
-                self.start(seat)
-            else:
-                self.play(seat)
+            seat = game.to_act
+            try:
+                if game.phase == START:
+                    self.start(seat)
+                else:
+                    self.play(seat)
+            except (TonkError, ValueError):  # a house rule refused the quick policy: any other legal action
+                legal = game.legal_actions(seat)
+                if not legal:  # a sampled house-rule position with no way on: score it as it stands
+                    break
+                calm = [a for a in legal if a is not DROP]
+                game.apply(seat, self.rng.choice(calm or legal))
             steps += 1
 
     def start(self, seat: int) -> None:
