@@ -309,10 +309,12 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
         shown_count = seat.count if seat.count is not None else count(seat.shown)
         label = f"count {shown_count}" if seat.shown else "no cards"
         canvas.text((end + 10, row + 4), label, 16, MUTED)
+        note_xy, note_anchor, note_room = (end + 10, row + 26), "la", x + w - 10 - (end + 10)  # beside the cards
     else:
         shown = min(seat.cards_in_hand, 12)
         end = canvas.fan([None] * shown, x + 10, row, MINI_BACK, 9)
         canvas.text((end + 8, row + 6), plural(seat.cards_in_hand, "card"), 16, MUTED)
+        note_xy, note_anchor, note_room = (x + w - 10, y + h - 8), "rd", w - 20
     notes = []
     if seat.is_turn:
         notes.append("to play")
@@ -322,8 +324,12 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
         notes.append("wins")
     if seat.is_away:
         notes.append("away")
-    if notes:
-        canvas.text((x + w - 10, y + h - 8), fit(" · ".join(notes), 15, w - 20), 15, GOLD if lit else MUTED, "rd")
+    if notes and note_anchor == "la":  # beside a shown hand: one note a line, under the count
+        for i, note in enumerate(notes):
+            canvas.text((note_xy[0], note_xy[1] + 18 * i), fit(note, 15, note_room), 15, GOLD if lit else MUTED,
+                        note_anchor)
+    elif notes:
+        canvas.text(note_xy, fit(" · ".join(notes), 15, note_room), 15, GOLD if lit else MUTED, note_anchor)
 
 
 def _spread_rows(spreads, width: int) -> list[list[tuple[SpreadPicture, int]]]:
