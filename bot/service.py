@@ -82,7 +82,9 @@ class TableService:
         """The newest saved table of each open table. Tables are immutable and this process
         makes every write, so a click needs no read; a stale save is still refused by version."""
         self.listeners: list[Listener] = []
-        self._played: set[tuple[int, int]] = set()
+        self._played: dict[tuple[int, int], bool] = {}
+        """(guild, user) -> whether they have a stored hand there. Hands of a server are stored
+        by the process that owns it, which keeps this up to date in `_save`."""
         """(server, user) known to have a stored hand: past their first hand for good."""
 
     # ------------------------------------------------------------------ loading, saving, publishing
@@ -121,9 +123,11 @@ class TableService:
 
     async def _save(self, old: Table, new: Table) -> Table:
         """Save `new` against the version `old` was loaded at, with any hand that just finished."""
+        finished = new.game is not None and new.game.over and new.game is not old.game
+
         async def write(session) -> LiveTable:
             row = await save_table(session, table_id=old.id, expected_version=old.version, **new.columns(since=old))
-            if new.game is not None and new.game.over and new.game is not old.game:
+            if finished:
                 await self._record_hand(session, new)
             return row
 
@@ -137,6 +141,8 @@ class TableService:
         except BaseException:
             self.forget(old.id)
             raise
+        if finished:
+            self._played.update(((new.guild_id, s.user_id), True) for s in new.seats if s.is_human)
         saved = table_of(row, game=new.game)
         if saved.is_open:
             self._latest[old.id] = saved
@@ -284,14 +290,13 @@ class TableService:
         """The one-line hint for a player's first hand: shown while they have no stored hand on
         this server (so through the whole of their first hand, and never again)."""
         key = (table.guild_id, user_id)
-        if key in self._played:
-            return None
-        async with self.db.sessions() as session:
-            played = await has_played(session, guild_id=table.guild_id, account=PlayerRef.human(user_id, "me").account)
-        if played:
-            self._played.add(key)
-            return None
-        return first_hand_hint(table.rules)
+        played = self._played.get(key)
+        if played is None:  # asked once per person and server, not at every render of their hand
+            async with self.db.sessions() as session:
+                played = await has_played(session, guild_id=table.guild_id,
+                                          account=PlayerRef.human(user_id, "me").account)
+            self._played[key] = played
+        return None if played else first_hand_hint(table.rules)
 
     # ------------------------------------------------------------------ the server's settings, ledger, history
 
