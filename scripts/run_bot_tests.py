@@ -20,8 +20,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BOT_TESTS = ["tests/test_service.py", "tests/test_table.py", "tests/test_render.py", "tests/test_bot_e2e.py",
-             "tests/test_bot_commands.py", "tests/test_bot_lifecycle.py"]
+BOT_TESTS = sorted({"tests/test_service.py", "tests/test_table.py", "tests/test_render.py", "tests/test_live_render.py",
+                    "tests/test_stats_e2e.py",
+                    *(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_bot_*.py"))})
+"""Every test that starts the bot (each tests/test_bot_*.py, found afresh, so a new end-to-end
+file is never left out) and the service and rendering tests around it."""
 
 
 def main(argv: list[str] | None = None) -> int:
