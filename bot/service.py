@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Action, Discard, Hit, Rules, RulesError, Spread, action_from_record
+from engine import Action, Discard, Hit, Rules, RulesError, Slap, Spread, action_from_record
 from engine.help import first_hand_hint
 
 from bot.errors import StaleView, UserError
@@ -269,6 +269,13 @@ class TableService:
         """One player's play. Raises UserError/TonkError and changes nothing when refused."""
         action = parse_action(verb, arg)
         return await self.operate(table_id, person, lambda t: t.act(person.user_id, action, moves=moves))
+
+    async def slap(self, table_id: int, person: Person, window: int | None) -> Table:
+        """House rule (slap): the first slap the bot receives wins; a later one is refused."""
+        return await self.operate(table_id, person, lambda t: t.slap(person.user_id, window))
+
+    async def computer_slap(self, table_id: int, seat: int, window: int, action: Slap) -> Table:
+        return await self.operate(table_id, None, lambda t: t.computer_slap(seat, window, action))
 
     async def back(self, table_id: int, person: Person) -> Table:
         return await self.operate(table_id, person, lambda t: t.back(person.user_id))

@@ -23,9 +23,10 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from engine import (DRAW, KINDS, START, Action, Card, Discard, Game, Outcome, PublicEvent, PublicSpread, Rules,
-                    cut_for_dealer, next_dealer)
+from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop, Game, Outcome, PublicEvent,
+                    PublicSpread, Rules, Slap, TonkError, cut_for_dealer, next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.house import SLAP_DISCARD
 
 from bot.errors import StaleView, UserError
 
@@ -258,6 +259,10 @@ class PublicTable:
     closed_reason: str | None = None
     timer_plays: frozenset[int] = frozenset()
     """Which entries of `history` the turn timer played for a player who ran out of time."""
+    slap_window: int | None = None
+    """House rule (slap): the open window's discard (see `Table.slap_window`), or None."""
+    slappers: tuple[int, ...] = ()
+    """The seats that may slap now."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -331,14 +336,29 @@ class Table:
 
     @property
     def turn_key(self) -> str | None:
-        """Identifies the turn in play: timers and pings compare it."""
+        """Identifies the turn in play: timers and pings compare it. A slapper's extra
+        discard (house rule: slap) is a turn of its own, named by where it falls in the log."""
         if not self.in_play:
             return None
-        return f"{self.hand_number}:{self.game.turns}"  # type: ignore[union-attr]
+        game = self.game
+        key = f"{self.hand_number}:{game.turns}"  # type: ignore[union-attr]
+        if game.to_act != game.turn or game.phase == SLAP_DISCARD:  # type: ignore[union-attr]
+            key += f":slap{len(game.log)}"  # type: ignore[union-attr]
+        return key
 
     @property
     def to_act(self) -> int | None:
-        return self.game.turn if self.in_play else None  # type: ignore[union-attr]
+        """The seat the hand waits for: the player whose turn it is, or a slapper's extra discard."""
+        return self.game.to_act if self.in_play else None  # type: ignore[union-attr]
+
+    @property
+    def slap_window(self) -> int | None:
+        """House rule (slap): while some seat may slap the top discard, where in the hand's log
+        that discard was made (a Slap! click names it, so a late click cannot slap a later one)."""
+        game = self.game
+        if not self.in_play or game.rules.slap == "off" or not game.slappers():  # type: ignore[union-attr]
+            return None
+        return max(i for i, (_, a) in enumerate(game.log) if type(a) is Discard)  # type: ignore[union-attr]
 
     @property
     def is_computer_turn(self) -> bool:
@@ -361,7 +381,7 @@ class Table:
                 total=seat.total, pushups=seat.pushups, away=seat.away,
                 waiting=game.waits[i] if game is not None and self.rules.waiting else 0,
                 is_dealer=game is not None and i == game.dealer,
-                is_turn=self.in_play and i == game.turn,  # type: ignore[union-attr]
+                is_turn=self.in_play and i == game.to_act,  # type: ignore[union-attr]
                 showdown=tuple(game.hands[i]) if over else None,  # type: ignore[union-attr]
             ))
         base = PublicTable(
@@ -373,8 +393,10 @@ class Table:
             return base
         # the public side of any seat's view: its hand and legal plays are dropped here
         history = game.view(game.turn).history
+        window = self.slap_window
         return replace(
-            base, turn=game.turn if not over else None, phase=game.phase,
+            base, turn=game.to_act if not over else None, phase=game.phase,
+            slap_window=window, slappers=tuple(game.slappers()) if window is not None else (),
             spreads=tuple(PublicSpread(s.owner, s.kind, tuple(s.cards)) for s in game.spreads),
             discard_top=game.discard_top, stock_size=len(game.stock), history=history, outcome=game.outcome,
             timer_plays=frozenset(self.timer_plays),
@@ -506,30 +528,70 @@ class Table:
         if not self.is_computer_turn:
             return self, []
         game = self.game.copy()  # type: ignore[union-attr]
-        seat = game.turn
+        seat = game.to_act
         seed = hash((self.id, self.hand_number, len(game.log))) & 0xFFFFFFFF
         action = choose(self.seats[seat].computer_level, seed, game.view(seat))
         game.apply(seat, action)
         return self._changed(game=game)._settle([Played(seat, action, by_computer=True)], self)
 
+    def slap(self, user_id: int, window: int | None) -> tuple["Table", list[Event]]:
+        """House rule (slap): a person slaps the discard of `window` (the Slap! button's).
+        The first slap received wins; a later one is refused in one line and changes nothing."""
+        seat = self._playing_seat(user_id)
+        if self.rules.slap == "off":
+            raise UserError("There is no slapping at this table.")
+        if self.seats[seat].away:
+            raise UserError("A computer player has your seat: press I'm back on the table first.")
+        game = self.game
+        slaps = game.legal_slaps(seat)  # type: ignore[union-attr]
+        if window != self.slap_window or not slaps:
+            raise UserError(self._too_late(window))
+        natural = [a for a in slaps if a.stands_for is None]
+        return self._slapped(seat, (natural or slaps)[0], by_computer=False)
+
+    def computer_slap(self, seat: int, window: int, action: Slap) -> tuple["Table", list[Event]]:
+        """A computer seat's slap after its reaction time; nothing happens (no events) if the
+        window closed meanwhile or the slap is no longer legal."""
+        if (not 0 <= seat < len(self.seats) or not self.seats[seat].played_by_computer
+                or window != self.slap_window or not self.game.is_legal(seat, action)):  # type: ignore[union-attr]
+            return self, []
+        return self._slapped(seat, action, by_computer=True)
+
+    def _slapped(self, seat: int, action: Slap, *, by_computer: bool) -> tuple["Table", list[Event]]:
+        game = self.game.copy()  # type: ignore[union-attr]
+        game.apply(seat, action)
+        return self._changed(game=game)._settle([Played(seat, action, by_computer=by_computer)], self)
+
+    def _too_late(self, window: int | None) -> str:
+        """Why a Slap! click finds nothing to slap: someone was quicker, or the window closed."""
+        game = self.game
+        assert game is not None
+        since = game.log[window + 1:] if window is not None and window < len(game.log) else []
+        first = next((who for who, a in since if type(a) is Slap), None)
+        if first is not None:
+            return f"Too late: {self.seats[first].name} slapped that card first."
+        if window is not None and self.slap_window is not None:
+            return "You cannot slap that card onto any spread."
+        return "Too late: that discard can no longer be slapped."
+
     def time_out(self, turn: str) -> tuple["Table", list[Event]]:
         """The seat to act ran out of time: draw, discard the highest card, never drop.
-        Nothing happens (no events) if that turn is over or a computer plays it."""
+        Nothing happens (no events) if that turn is over or a computer plays it. Where a house
+        rule forbids that discard (must spread, a boobed hand), the bot makes the play it must."""
         if self.turn_key != turn or self.is_computer_turn:
             return self, []
         game = self.game.copy()  # type: ignore[union-attr]
-        seat = game.turn
+        seat = game.to_act
         events: list[Event] = [TimedOut(seat)]
         played = list(self.timer_plays)
-        if game.phase == START:
+        turns = game.turns
+        for _ in range(4 + len(game.hands[seat])):  # a draw, the lays a house rule forces, a discard
+            action = timed_out_play(game, seat)
             played.append(len(game.log))
-            game.apply(seat, DRAW)
-            events.append(Played(seat, DRAW, by_computer=True))
-        if not game.over:
-            discard = Discard(highest_card(game.hands[seat]))
-            played.append(len(game.log))
-            game.apply(seat, discard)
-            events.append(Played(seat, discard, by_computer=True))
+            game.apply(seat, action)
+            events.append(Played(seat, action, by_computer=True))
+            if type(action) in (Discard, Drop) or game.over or game.to_act != seat or game.turns != turns:
+                break
         timeouts = self.seats[seat].timeouts + 1
         away = timeouts >= TIMEOUTS_BEFORE_AWAY
         if away and not self.seats[seat].away:
@@ -662,6 +724,21 @@ class Table:
         if since is None or self.game is not since.game:
             columns["engine_state"] = json.dumps(data["engine_state"]) if data["engine_state"] is not None else None
         return columns
+
+
+def timed_out_play(game: Game, seat: int) -> Action:
+    """What the bot plays for a seat out of time: draw, then discard the highest card; never a
+    drop unless a house rule allows nothing else, and the lays a house rule forces first."""
+    legal = [a for a in game.legal_actions(seat) if type(a) is not Slap]
+    if game.phase == START:
+        if DRAW in legal:
+            return DRAW
+        return legal[0] if legal else DROP  # boobed: only a drop is allowed
+    discards = [a.card for a in legal if type(a) is Discard]
+    if discards:
+        return Discard(highest_card(discards))
+    lays = [a for a in legal if type(a) is not Drop]
+    return lays[0] if lays else DROP
 
 
 def _with_seat(seats: tuple[Seat, ...], index: int, **changes: Any) -> tuple[Seat, ...]:
