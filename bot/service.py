@@ -20,8 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Action, Discard, Hit, Rules, RulesError, Slap, Spread, action_from_record
-from engine.help import first_hand_hint
+from engine import Action, Discard, Hit, Rules, RulesError, Slap, Spread, Swap, action_from_record
+from engine.help import first_hand_hint, option_value, plain_refusal
 
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
@@ -258,6 +258,33 @@ class TableService:
     async def leave(self, table_id: int, person: Person) -> Table:
         return await self.operate(table_id, person, lambda t: t.leave(person.user_id, now=self._clock()))
 
+    async def set_preset(self, table_id: int, person: Person, preset: str) -> Table:
+        """The host plays another preset (its scoring too), in the lobby."""
+        try:
+            rules = Rules.preset(preset)
+        except RulesError as exc:
+            raise UserError(str(exc)) from None
+        return await self.operate(table_id, person, lambda t: t.set_rules(person.user_id, rules, Scoring(rules.scoring)))
+
+    async def set_rule(self, table_id: int, person: Person, key: str, value: str) -> Table:
+        """The host changes one option (`value` as engine.help's catalog spells it), in the lobby.
+        A value the option lacks, or a combination the engine's Rules refuse, is one clear line."""
+        def change(table: Table) -> tuple[Table, list[Event]]:
+            table.may_change_rules(person.user_id)
+            try:
+                rules = Rules.from_dict({**table.rules.to_dict(), key: option_value(key, value)})
+            except RulesError as exc:
+                raise UserError(plain_refusal(str(exc))) from None
+            return table.set_rules(person.user_id, rules)
+
+        return await self.operate(table_id, person, change)
+
+    async def rules_to_change(self, table_id: int, person: Person) -> Table:
+        """The lobby as it is, for a host about to change a rule (anyone else is refused)."""
+        table = await self.load(table_id, person)
+        table.may_change_rules(person.user_id)
+        return table
+
     async def start(self, table_id: int, person: Person) -> Table:
         return await self.operate(table_id, person, lambda t: t.start(person.user_id, self._rng))
 
@@ -401,11 +428,35 @@ def computer_choice(level: Level, seed: int, view) -> Action:
     return make_player(str(level), seed=seed).choose(view)
 
 
+def computer_slaps(table: Table) -> list[tuple[float, int, Slap]]:
+    """House rule (slap): (reaction time in seconds, seat, slap) of each computer seat that would
+    slap the open window, quickest first; each decided from that seat's view alone."""
+    from engine.players import make_player
+
+    game = table.game
+    if table.slap_window is None or game is None:
+        return []
+    offers = []
+    for seat in game.slappers():
+        if not table.seats[seat].played_by_computer:
+            continue
+        seed = hash((table.id, table.hand_number, len(game.log), seat)) & 0xFFFFFFFF
+        decision = make_player(str(table.seats[seat].computer_level), seed=seed).slap(game.view(seat))
+        if decision is not None:
+            offers.append((decision[1], seat, decision[0]))
+    return sorted(offers, key=lambda o: (o[0], o[1]))
+
+
 def action_arg(action: Action) -> str | None:
-    """The argument a button or menu carries for `action` (the inverse of parse_action)."""
+    """The argument a button or menu carries for `action` (the inverse of parse_action): card
+    codes, `@` and the spread's number for a hit or swap, `=` and the card a wild card stands for."""
     if isinstance(action, Spread):
-        return ".".join(c.code for c in action.cards)
+        named = action.named
+        return ".".join(c.code + (f"={named[c].code}" if c in named else "") for c in action.cards)
     if isinstance(action, Hit):
+        named = f"={action.stands_for.code}" if action.stands_for is not None else ""
+        return f"{action.card.code}@{action.spread}{named}"
+    if isinstance(action, Swap):
         return f"{action.card.code}@{action.spread}"
     if isinstance(action, Discard):
         return action.card.code
@@ -416,10 +467,17 @@ def parse_action(verb: str, arg: str | None) -> Action:
     """A click's verb and argument (card codes) as an engine action, via the record form."""
     entry: dict[str, Any] = {"do": verb}
     if verb == "spread" and arg:
-        entry["cards"] = arg.split(".")
-    elif verb == "hit" and arg and "@" in arg:
+        codes = [part.partition("=") for part in arg.split(".")]
+        entry["cards"] = [card for card, _, _ in codes]
+        named = {card: name for card, _, name in codes if name}
+        if named:
+            entry["as"] = named
+    elif verb in ("hit", "swap") and arg and "@" in arg:
         card, spread = arg.split("@", 1)
+        spread, _, name = spread.partition("=")
         entry.update(card=card, spread=int(spread) if spread.isdigit() else spread)
+        if name and verb == "hit":
+            entry["as"] = {card: name}
     elif verb == "discard" and arg:
         entry["card"] = arg
     try:
@@ -428,4 +486,5 @@ def parse_action(verb: str, arg: str | None) -> Action:
         raise UserError("That choice is not a play I know.") from None
 
 
-__all__ = ["House", "Person", "TableService", "action_arg", "computer_choice", "parse_action", "table_of"]
+__all__ = ["House", "Person", "TableService", "action_arg", "computer_choice", "computer_slaps", "parse_action",
+           "table_of"]

@@ -210,6 +210,11 @@ class SeatBack(SeatEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class RulesChanged(Event):
+    """The host changed the house rules in the lobby."""
+
+
+@dataclass(frozen=True, slots=True)
 class TableClosed(Event):
     """The table closed (ended, everyone left, or idle): nothing more happens at it."""
 
@@ -397,7 +402,8 @@ class Table:
         return replace(
             base, turn=game.to_act if not over else None, phase=game.phase,
             slap_window=window, slappers=tuple(game.slappers()) if window is not None else (),
-            spreads=tuple(PublicSpread(s.owner, s.kind, tuple(s.cards)) for s in game.spreads),
+            spreads=tuple(PublicSpread(s.owner, s.kind, tuple(s.cards), tuple(s.named.items()) if s.named else ())
+                          for s in game.spreads),
             discard_top=game.discard_top, stock_size=len(game.stock), history=history, outcome=game.outcome,
             timer_plays=frozenset(self.timer_plays),
         )
@@ -474,6 +480,24 @@ class Table:
             if len(seats) < MIN_PLAYERS:
                 changes["status"] = Status.LOBBY
         return self._changed(**changes), events
+
+    def may_change_rules(self, user_id: int) -> None:
+        """Refuse anyone but the host, and any time but the lobby's."""
+        if user_id != self.host_user_id:
+            raise UserError("Only the host can change the house rules.")
+        if self.status is not Status.LOBBY:
+            raise UserError("The house rules can change only in the lobby, before the first deal.")
+
+    def set_rules(self, user_id: int, rules: Rules, scoring: Scoring | None = None) -> tuple["Table", list[Event]]:
+        """The host plays by other rules (a preset, or one option changed); the seats stay."""
+        self.may_change_rules(user_id)
+        cap = capacity(rules)
+        if len(self.seats) > cap:
+            raise UserError(f"Those rules seat at most {cap} players, and {len(self.seats)} are seated here.")
+        scoring = scoring or self.scoring
+        if rules == self.rules and scoring == self.scoring:
+            return self, []
+        return self._changed(rules=rules, scoring=scoring), [RulesChanged()]
 
     def start(self, user_id: int, rng: random.Random) -> tuple["Table", list[Event]]:
         if self.status is not Status.LOBBY:
@@ -721,6 +745,8 @@ class Table:
             data = replace(self, game=None).to_json()
         columns = {key: data[key] for key in ("host_user_id", "status", "seats", "hand_number", "dealer",
                                               "message_id", "bookkeeping")}
+        if since is None or self.rules != since.rules or self.scoring != since.scoring:  # the host changed them
+            columns.update(rules=data["rules"], scoring_mode=data["scoring_mode"])
         if since is None or self.game is not since.game:
             columns["engine_state"] = json.dumps(data["engine_state"]) if data["engine_state"] is not None else None
         return columns

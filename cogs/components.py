@@ -40,9 +40,23 @@ class Verb(StrEnum):
     DISCARD = "discard"
     DROP_CONFIRM = "dropnow"
     """The second click of a drop: `DROP` only asks whether you mean it."""
+    CLAIM = "claim"
+    SWAP = "swap"
+    SLAP = "slap"
+    """The table's Slap! button; its version is the discard's place in the hand's log."""
+    FOCUS = "focus"
+    """The first step of a two-step choice: a menu of groups, whose pick shows the hand with
+    that group's plays in its menu (more plays than one menu holds)."""
+    RULE = "rule"
+    """The lobby's house-rule menu (host only): pick an option, then its value."""
+    PRESET = "preset"
+    """The lobby's preset menu (host only)."""
+    SET = "set"
+    """The second step of a house rule: its value (`key=value`), host only."""
 
 
-PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD})
+PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD, Verb.CLAIM,
+                   Verb.SWAP})
 """Clicks that are plays, and the engine's verb for each."""
 ENGINE_VERB = {Verb.DROP_CONFIRM: "drop"}
 _VERBS = "|".join(v.value for v in Verb)

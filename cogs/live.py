@@ -34,7 +34,7 @@ import discord
 
 from bot.config import Settings
 from bot.errors import UserError
-from bot.service import TableService, computer_choice
+from bot.service import TableService, computer_choice, computer_slaps
 from bot.shards import ShardOwnership
 from bot.table import Event, Ping, Status, Table, TableClosed
 from engine import Card
@@ -49,6 +49,9 @@ HAND_TOKEN_SECONDS = 14 * 60
 """How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
 HAND_WAIT_SECONDS = 1.0
 """How long a click on a hand waits for that hand's edit in flight."""
+SLAP_GRACE_SECONDS = 2.5
+"""House rule (slap): how long a computer player to act waits before drawing (which closes the
+slap window) while a person may still slap, so people get a fair chance at the Slap! button."""
 
 
 @dataclass(eq=False)
@@ -79,6 +82,9 @@ class TableRuntime:
     computer: asyncio.Task | None = None
     idle: asyncio.Task | None = None
     timer: tuple[str, asyncio.Task] | None = None
+    slaps: tuple[int, asyncio.Task] | None = None
+    """House rule (slap): the computer seats' slaps of the open window (by its discard), after
+    their reaction times."""
     replying: int = 0
     """Clicks on this table being answered: the channel edit waits for their replies."""
     replied: asyncio.Event = field(default_factory=asyncio.Event)
@@ -93,7 +99,8 @@ class TableRuntime:
 
     @property
     def idle_now(self) -> bool:
-        tasks = (self.sync, self.computer, self.idle, self.timer[1] if self.timer else None)
+        tasks = (self.sync, self.computer, self.idle, self.timer[1] if self.timer else None,
+                 self.slaps[1] if self.slaps else None)
         live_hands = any(hand.fresh for hand in self.hands.values())
         return self.replying == 0 and not live_hands and all(t is None or t.done() for t in tasks)
 
@@ -108,11 +115,18 @@ class TableRuntime:
     def cancel(self) -> None:
         """Stop the table's computer, idle and timer tasks (not the one running this)."""
         running = asyncio.current_task()
-        tasks = [self.computer, self.idle, self.timer[1] if self.timer else None]
+        tasks = [self.computer, self.idle, self.timer[1] if self.timer else None, self.slaps[1] if self.slaps else None]
         for task in tasks:
             if task is not None and task is not running:
                 task.cancel()
         self.timer = None
+        self.slaps = None
+
+
+def people_may_slap(table: Table) -> bool:
+    """Is a slap window open that a person (not a computer) may still slap?"""
+    return table.slap_window is not None and any(
+        not table.seats[seat].played_by_computer for seat in table.game.slappers())  # type: ignore[union-attr]
 
 
 class LiveTables:
@@ -147,6 +161,7 @@ class LiveTables:
         if table.is_computer_turn:
             runtime.start("computer", self._run_computers(runtime))
         self._schedule_timer(runtime, table)
+        self._schedule_slaps(runtime, table)
 
     def shown(self, table: Table) -> None:
         """A click's reply is showing `table` on the channel message itself: no edit needed for it."""
@@ -268,7 +283,7 @@ class LiveTables:
                                     picture=await self.pictures_on(table.guild_id))
 
     async def hand_message(self, table: Table, seat: int, *, note: str | None = None,
-                           confirm_drop: bool = False) -> dict[str, Any]:
+                           confirm_drop: bool = False, focus: str | None = None) -> dict[str, Any]:
         """A person's private hand, from their seat's view only; the card they drew this turn marked."""
         runtime = self.tables.get(table.id)
         drawn = None
@@ -279,7 +294,7 @@ class LiveTables:
         return render.hand_message(
             table.seat_view(seat), table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
-            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id),
+            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id), focus=focus,
             hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
 
     async def deadline(self, table: Table) -> float | None:
@@ -373,6 +388,8 @@ class LiveTables:
         try:
             while not self._closing:
                 await asyncio.sleep(self.settings.computer_delay)
+                if people_may_slap(await self.service.load(runtime.table_id)):
+                    await asyncio.sleep(SLAP_GRACE_SECONDS)
                 table = await self.service.computer_step(runtime.table_id, choose=computer_choice)
                 if not table.is_computer_turn:
                     return
@@ -382,6 +399,36 @@ class LiveTables:
             raise
         except Exception:
             log.exception("table %s: a computer player failed", runtime.table_id)
+
+    # ------------------------------------------------------------------ the slap race (house rule)
+
+    def _schedule_slaps(self, runtime: TableRuntime, table: Table) -> None:
+        """A slap window opened: each computer seat that would slap it does so after its own
+        reaction time (the engine's, human-like), unless someone was quicker."""
+        window = table.slap_window
+        current = runtime.slaps
+        if window is None or (current is not None and current[0] == window and not current[1].done()):
+            return
+        offers = computer_slaps(table)
+        if offers:
+            task = asyncio.create_task(self._slap_after(table.id, window, offers), name=f"tonk-slap-{table.id}")
+            runtime.slaps = (window, task)
+
+    async def _slap_after(self, table_id: int, window: int, offers) -> None:
+        try:
+            waited = 0.0
+            for delay, seat, action in offers:
+                await asyncio.sleep(max(0.0, delay - waited))
+                waited = delay
+                table = await self.service.computer_slap(table_id, seat, window, action)
+                if table.slap_window != window:
+                    return  # it landed, or the window closed: the race is over
+        except asyncio.CancelledError:
+            raise
+        except UserError:
+            return
+        except Exception:
+            log.exception("table %s: a computer player's slap failed", table_id)
 
     # ------------------------------------------------------------------ turn timer
 

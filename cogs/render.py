@@ -14,9 +14,9 @@ from typing import Any
 import discord
 
 from bot.service import action_arg
-from bot.table import OutcomeKind, PublicTable, Scoring, SeatKind, Status
-from engine import Card, Discard, Hit, Rules, SeatView, Spread, sorted_hand
-from engine.help import plural
+from bot.table import SLAP_DISCARD, OutcomeKind, PublicTable, Scoring, SeatKind, Status
+from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
+from engine.help import OPTION_GROUPS, OPTIONS, option_words, plural
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
@@ -27,6 +27,8 @@ COLOUR_PLAY = discord.Colour.green()
 COLOUR_OVER = discord.Colour.gold()
 COLOUR_CLOSED = discord.Colour.dark_grey()
 LAST_PLAYS = 6
+MENU_OPTIONS = 25
+"""Discord's limit of options in one select menu."""
 
 OUTCOME_WORDS = {
     OutcomeKind.INSTANT: "Tonk on the deal",
@@ -120,8 +122,7 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
         colour=COLOUR_LOBBY,
     )
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
-    embed.add_field(name="House rules", value="\n".join(f"• {line}" for line in table.rules.describe())[:1024],
-                    inline=False)
+    add_lines_fields(embed, "House rules", [f"• {line}" for line in table.rules.describe()])
     embed.set_footer(text=_footer(table))
     t = table.id
     components = view_of(
@@ -134,8 +135,48 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
             discord.SelectOption(label="Normal computer player", value="normal"),
             discord.SelectOption(label="Hard computer player", value="hard"),
         ], row=1),
+        *rules_menus(t, table.rules),
     )
     return {"content": None, "embed": embed, "view": components}
+
+
+def add_lines_fields(embed: discord.Embed, name: str, lines: list[str], limit: int = 1024) -> None:
+    """Lines in as many fields as they need (a field holds 1024 characters), never cut mid-line."""
+    chunk: list[str] = []
+    for line in lines:
+        if chunk and len("\n".join(chunk + [line])) > limit:
+            embed.add_field(name=name, value="\n".join(chunk), inline=False)
+            chunk, name = [], f"{name} (more)"
+        chunk.append(line[:limit])
+    if chunk:
+        embed.add_field(name=name, value="\n".join(chunk), inline=False)
+
+
+def rules_menus(t: int, rules: Rules) -> list[discord.ui.Item[Any]]:
+    """The host's menus in the lobby: a preset, or one option of each group (its value next)."""
+    preset = rules.closest_preset()
+    exact = Rules.preset(preset) == rules
+    items: list[discord.ui.Item[Any]] = [menu(t, Verb.PRESET, "Host: play a preset…", [
+        discord.SelectOption(label=f"Preset: {name}", value=name, default=exact and name == preset)
+        for name in PRESET_NAMES
+    ], row=2)]
+    for row, (group, options) in enumerate(OPTION_GROUPS, start=3):
+        items.append(menu(t, Verb.RULE, f"Host: change {group.split(' (')[0].lower()}…", [
+            discord.SelectOption(label=title[:100], value=key, description=option_words(rules, key)[:100])
+            for key, title, _ in options
+        ], version=row, row=row))
+    return items
+
+
+def rule_choice_message(t: int, key: str, rules: Rules) -> dict[str, Any]:
+    """The host's second step: the values of one option, the one in force marked."""
+    title, choices = OPTIONS[key]
+    now = option_words(rules, key)
+    return {"content": f"**{title}**: now {now}. Choose what it should be:", "view": view_of(
+        menu(t, Verb.SET, title[:100], [
+            discord.SelectOption(label=words[:100], value=f"{key}={code}", default=words == now)
+            for code, words, _ in choices
+        ]))}
 
 
 def closed_message(table: PublicTable) -> dict[str, Any]:
@@ -164,12 +205,31 @@ def _event_text(names, event: PublicEvent) -> str:
     if verb == "take":
         return f"{who} took {event.card.label if event.card else 'the discard'}"
     if verb == "spread":
-        return f"{who} spread {cards_text(action.cards)}"  # type: ignore[union-attr]
+        return f"{who} spread {spread_text(action)}"  # type: ignore[arg-type]
     if verb == "hit":
-        return f"{who} hit {action.card.label} on spread {action.spread + 1}"  # type: ignore[union-attr]
+        return f"{who} hit {wild_text(action.card, action.stands_for)} on spread {action.spread + 1}"  # type: ignore[union-attr]
     if verb == "discard":
         return f"{who} discarded {action.card.label}"  # type: ignore[union-attr]
+    if verb == "slap":
+        card = wild_text(event.card, action.stands_for) if event.card else "the discard"  # type: ignore[union-attr]
+        return f"👋 {who} slapped {card} onto spread {action.spread + 1}"  # type: ignore[union-attr]
+    if verb == "swap":
+        wild = event.card.label if event.card else "the wild card"
+        return f"{who} swapped {action.card.label} for {wild} on spread {action.spread + 1}"  # type: ignore[union-attr]
+    if verb == "claim":
+        return f"{who} claimed an instant hand"
     return f"{who} dropped"
+
+
+def wild_text(card: Card, stands_for: Card | None) -> str:
+    """`7♠`, or for a wild card `Joker 1 as 7♠`."""
+    return f"{card.label} as {stands_for.label}" if stands_for is not None else card.label
+
+
+def spread_text(spread) -> str:
+    """A spread's cards, each wild card with the card it stands for (a `Spread` or `PublicSpread`)."""
+    named = dict(getattr(spread, "wilds", None) or getattr(spread, "named", None) or ())
+    return " ".join(wild_text(c, named.get(c)) for c in spread.cards) if spread.cards else "—"
 
 
 def _score_text(table: PublicTable, total: int, pushups: int, *, unit: str) -> str:
@@ -208,8 +268,12 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     else:
         title = f"Tonk · hand {table.hand_number}"
         colour = COLOUR_PLAY
-        step = "may drop, draw or take the discard" if table.phase == "start" else "spreads, hits, then discards"
+        step = ("may drop, draw or take the discard" if table.phase == "start" else
+                "slapped, and discards one card" if table.phase == SLAP_DISCARD else "spreads, hits, then discards")
         description = f"**{table.names[table.turn]}** to play: {step}."  # type: ignore[index]
+        if table.slap_window is not None:
+            description += (f"\n👋 **Slap!** {table.discard_top.label} fits a spread: "  # type: ignore[union-attr]
+                            "the first to press Slap! lays it there.")
         if deadline is not None:
             description += f" Time runs out {relative_time(deadline)}."
     embed = discord.Embed(title=title, description=description[:4096], colour=colour)
@@ -239,6 +303,9 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
             items.insert(1, button(t, Verb.JOIN, "Join", style=discord.ButtonStyle.primary, row=0))
     else:
         items = [button(t, Verb.HAND, "My hand", style=discord.ButtonStyle.primary, row=0)]
+        if table.slap_window is not None:
+            items.append(button(t, Verb.SLAP, "Slap!", style=discord.ButtonStyle.danger, version=table.slap_window,
+                                row=0, emoji="👋"))
     if table.anyone_away:
         items.append(button(t, Verb.BACK, "I'm back", row=0))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
@@ -249,7 +316,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
 def add_spreads_field(embed: discord.Embed, spreads: tuple[PublicSpread, ...], names) -> None:
     """Every spread on the table, numbered as hits name them, with its owner."""
     if spreads:
-        lines = [f"{n + 1}. {names[s.owner]}: {cards_text(s.cards)}" for n, s in enumerate(spreads)]
+        lines = [f"{n + 1}. {names[s.owner]}: {spread_text(s)}" for n, s in enumerate(spreads)]
         embed.add_field(name="Spreads", value=_fit_lines(lines), inline=False)
 
 
@@ -307,11 +374,13 @@ def either(names: list[str]) -> str:
 
 def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int, away: bool = False,
                  note: str | None = None, drawn: Card | None = None, confirm_drop: bool = False,
-                 deadline: float | None = None, picture: bool = False, hint: str | None = None) -> dict[str, Any]:
+                 deadline: float | None = None, picture: bool = False, hint: str | None = None,
+                 focus: str | None = None) -> dict[str, Any]:
     """The ephemeral message with one player's cards and the plays legal right now, built only
     from what that seat may see (the engine's `SeatView`). `drawn` is the card this seat just
     drew (marked in the hand); `confirm_drop` asks before a drop; `deadline` ends the turn;
-    `hint`: the service's line for a player's first hand, if this is it."""
+    `hint`: the service's line for a player's first hand, if this is it; `focus`: the group picked
+    in the first step of a two-step choice (`verb:group`)."""
     t = table_id
     hand = sorted_hand(view.hand)
     drawn = drawn if drawn in hand else None
@@ -336,16 +405,24 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
         status = "A computer player is playing your seat: press I'm back on the table."
         legal = []
     elif not view.my_turn:
-        status = f"Not your turn: **{view.players[view.turn]}** is playing."
+        status = f"Not your turn: **{view.players[view.to_act if view.to_act >= 0 else view.turn]}** is playing."
+        if "slap" in verbs:
+            status += f"\n👋 You may slap {top.label}: press Slap! on the table."  # type: ignore[union-attr]
     elif confirm_drop and "drop" in verbs:
         status = (f"Drop with a count of **{view.count}**? If another player has {view.count} or less, "
                   f"you are caught and pay.")
+    elif view.phase == SLAP_DISCARD:
+        status = "You slapped: discard one card, then play goes on where it was."
     elif view.phase == "start":
         status = "Your turn: drop, draw from the stock, or take the discard."
         if view.rules.waiting and view.drop_blocked:
             status += " (You are waiting: no drop this turn.)"
+        if "claim" in verbs:
+            status += " Your hand is an instant hand: claim it to win now."
     else:
         status = "Spread or hit if you like, then discard to end your turn."
+        if "discard" not in verbs:
+            status = "Spread or hit now: a house rule bars your discard until you do (see /tonk rules)."
     if stock_empty and view.my_turn and not away:
         status += "\nThe stock is empty: drawing ends the hand (the lowest count wins)."
     if deadline is not None and view.my_turn and not away:
@@ -371,22 +448,23 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     if "drop" in verbs:
         items.append(button(t, Verb.DROP, f"Drop ({view.count})", style=discord.ButtonStyle.danger, version=moves,
                             row=0))
+    if "claim" in verbs:
+        items.append(button(t, Verb.CLAIM, "Claim instant hand", style=discord.ButtonStyle.success, version=moves,
+                            row=0))
     items.append(button(t, Verb.REFRESH, "Refresh", version=moves, row=0))
-    # Plays with wild cards name what each wild stands for, which these menus cannot carry
-    # yet (issue 12's bot side): offering them would repeat a menu value, which Discord refuses.
-    spreads = [a for a in legal if isinstance(a, Spread) and not a.wilds]
-    if spreads:
-        items.append(menu(t, Verb.SPREAD, "Lay a spread…", [
-            discord.SelectOption(label=cards_text(a.cards), value=action_arg(a)) for a in spreads
-        ], version=moves, row=1))
-    hits = [a for a in legal if isinstance(a, Hit) and a.stands_for is None]
-    if hits:
-        items.append(menu(t, Verb.HIT, "Hit a spread…", [
-            discord.SelectOption(
-                label=f"{a.card.label} on spread {a.spread + 1} ({view.players[view.spreads[a.spread].owner]})",
-                value=action_arg(a),
-            ) for a in hits
-        ], version=moves, row=2))
+    names = view.players
+    spreads = [a for a in legal if isinstance(a, Spread)]
+    hits = [a for a in legal if isinstance(a, Hit)]
+    swaps = [a for a in legal if isinstance(a, Swap)]
+
+    def on_spread(n: int) -> str:
+        return f"spread {n + 1} ({names[view.spreads[n].owner]})"
+
+    items.extend(choice_menus(t, moves, focus, [
+        (Verb.SPREAD, "Lay a spread…", spreads, spread_text, _natural_group, 1),
+        (Verb.HIT, "Hit a spread…", hits, lambda a: f"{wild_text(a.card, a.stands_for)} on {on_spread(a.spread)}",
+         lambda a: (f"{a.card.code}@{a.spread}", f"{a.card.label} on {on_spread(a.spread)}"), 2),
+    ]))
     place = {card: i for i, card in enumerate(hand)}
     discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: place.get(a.card, len(place)))
     if discards:
@@ -394,7 +472,45 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
             discord.SelectOption(label=a.card.label, value=action_arg(a),
                                  description="just drawn" if a.card == drawn else None) for a in discards
         ], version=moves, row=3))
+    if swaps:
+        items.append(menu(t, Verb.SWAP, "Swap a wild card off the table…", [
+            discord.SelectOption(label=f"{a.card.label} for the wild card on {on_spread(a.spread)}"[:100],
+                                 value=action_arg(a)) for a in swaps
+        ], version=moves, row=4))
     return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, hand, drawn, picture)
+
+
+def _natural_group(action: Spread) -> tuple[str, str]:
+    """A wild spread's group for the two-step choice: its natural cards."""
+    natural = [c for c in action.cards if c not in action.named]
+    return ".".join(c.code for c in natural), cards_text(natural) + (" + wild" if action.wilds else "")
+
+
+def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord.ui.Item[Any]]:
+    """One menu per kind of play (verb, placeholder, actions, label, group, row). A menu holds 25
+    options: more plays than that become two steps, a menu of groups (`Verb.FOCUS`, its value
+    `verb:group`) whose pick shows the hand again with that group's plays in the menu."""
+    items: list[discord.ui.Item[Any]] = []
+    for verb, placeholder, actions, label, group_of, row in choices:
+        actions = list(dict.fromkeys(actions))  # one option per play: Discord refuses repeated values
+        if not actions:
+            continue
+        prefix = f"{verb}:"
+        if len(actions) > MENU_OPTIONS:
+            chosen = focus[len(prefix):] if focus and focus.startswith(prefix) else None
+            inside = [a for a in actions if group_of(a)[0] == chosen]
+            if not inside:
+                groups = dict(group_of(a) for a in actions)
+                items.append(menu(t, Verb.FOCUS, f"{placeholder} (choose the cards first)", [
+                    discord.SelectOption(label=words[:100], value=f"{prefix}{key}"[:100])
+                    for key, words in list(groups.items())[:MENU_OPTIONS]
+                ], version=moves, row=row))
+                continue
+            actions = inside
+        items.append(menu(t, verb, placeholder, [
+            discord.SelectOption(label=label(a)[:100], value=action_arg(a)) for a in actions[:MENU_OPTIONS]
+        ], version=moves, row=row))
+    return items
 
 
 def hand_between(table_id: int, hand_number: int) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from bot.service import Person, TableService
 from bot.stats import StatsService
 from bot.table import Level, Scoring, Table
 from engine import PRESET_NAMES, Rules, TonkError
-from engine.help import help_sections
+from engine.help import OPTIONS, help_sections, option_words
 
 from cogs import pictures, render, stats_commands
 from cogs.components import ENGINE_VERB, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
@@ -45,6 +45,8 @@ TABLE_CALLS: dict[Verb, TableCall] = {
     Verb.CANCEL: lambda s, t, p, c: s.end(t, p),
     Verb.NEXT: lambda s, t, p, c: s.next_hand(t, p),
     Verb.BACK: lambda s, t, p, c: s.back(t, p),
+    Verb.SLAP: lambda s, t, p, c: s.slap(t, p, c.version),
+    Verb.PRESET: lambda s, t, p, c: s.set_preset(t, p, c.values[0] if c.values else "standard"),
 }
 """Clicks on the shared table message: verb to service call; the reply edits that message."""
 
@@ -363,6 +365,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             await self.report_error(interaction, exc, table_id=click.table_id)
 
     async def _answer(self, interaction: discord.Interaction, click: Click) -> None:
+        if click.verb in (Verb.RULE, Verb.SET):
+            await self._change_rule(interaction, click)
+            return
         if click.verb not in PLAYS and click.verb not in HAND_VERBS:
             await self._table_call(interaction, click)
             return
@@ -371,8 +376,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                 if click.verb in PLAYS:
                     await self._play(interaction, click)
                 else:
+                    focus = click.values[0] if click.verb is Verb.FOCUS and click.values else None
                     await self._show_hand(interaction, click.table_id, edit=click.verb is not Verb.HAND,
-                                          confirm_drop=click.verb is Verb.DROP)
+                                          confirm_drop=click.verb is Verb.DROP, focus=focus)
             except StaleView as exc:
                 if click.version is None:
                     raise
@@ -406,8 +412,25 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             self.live.request_sync(table.id, force=True)
             raise
 
+    async def _change_rule(self, interaction: discord.Interaction, click: Click) -> None:
+        """The host's two steps in the lobby: an option (its values come back, only to the host),
+        then its value (the lobby message follows the change)."""
+        person = person_of(interaction)
+        value = click.values[0] if click.values else ""
+        if click.verb is Verb.RULE:
+            table = await self.service.rules_to_change(click.table_id, person)
+            if value not in OPTIONS:
+                raise UserError("There is no such house rule.")
+            await interaction.response.send_message(**render.rule_choice_message(table.id, value, table.rules),
+                                                    ephemeral=True)
+            return
+        key, _, code = value.partition("=")
+        table = await self.service.set_rule(click.table_id, person, key, code)
+        await interaction.response.edit_message(
+            content=f"Done: **{OPTIONS[key][0]}** is now {option_words(table.rules, key)}.", view=None)
+
     async def _show_hand(self, interaction: discord.Interaction, table_id: int, *, note: str | None = None,
-                         edit: bool, confirm_drop: bool = False) -> None:
+                         edit: bool, confirm_drop: bool = False, focus: str | None = None) -> None:
         """The private hand: a new message (My hand, the ping's button) that replaces any older
         one, or the hand message clicked, edited."""
         table = await self.service.load(table_id, person_of(interaction))
@@ -417,7 +440,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if table.game is None:
             raise UserError("No hand has been dealt at this table yet." if table.hand_number == 0 else
                             "The seats changed since the last hand: your cards come with the next deal.")
-        message = await self.live.hand_message(table, seat, note=note, confirm_drop=confirm_drop)
+        message = await self.live.hand_message(table, seat, note=note, confirm_drop=confirm_drop, focus=focus)
         if edit:
             await interaction.response.edit_message(**message)
             message_id = _message_id(interaction)
@@ -427,8 +450,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         self.live.hand_shown(table, interaction.user.id, interaction, message_id)
 
 
-HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP})
-"""Clicks that show the private hand (Drop only asks whether you mean it)."""
+HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})
+"""Clicks that show the private hand (Drop only asks whether you mean it; Focus narrows a menu)."""
 
 
 def _message_id(interaction: discord.Interaction) -> int | None:

@@ -7,6 +7,8 @@ hands, so the help cannot disagree with what the table really pays.
 
 from __future__ import annotations
 
+import re
+
 from .outcome import (
     DROP_WON_MULTIPLE,
     RUN_OUT_MULTIPLE,
@@ -153,6 +155,9 @@ def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) ->
             f"stakes the win pays; in the caught example: {pushups}.")
     endings.append("A stake is " + plural(stake, "point") + " at this table.")
     sections.append((f"How a hand ends and what it pays ({name})", "\n".join(endings)))
+    house = rules._describe_house()
+    if house:
+        sections.append(("House rules at this table", "\n".join(f"• {line}" for line in house)))
     return sections
 
 
@@ -171,3 +176,124 @@ def first_hand_hint(rules: Rules) -> str:
     return ("First hand? Draw (or take the discard), lay 3 of a kind or 3 in a row of one suit, then "
             "discard your highest card. Drop only with a very low count: if anyone has yours or less, "
             f"you pay {stakes(cost)} or more.")
+
+
+# ---------------------------------------------------------------------------- options, for a host
+
+ON_OFF = (("true", "on", True), ("false", "off", False))
+
+
+def _on_off(on: str, off: str) -> tuple:
+    return (("true", on, True), ("false", off, False))
+
+
+OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
+    ("The standard rules (RULES.md section 7)", (
+        ("hand_size", "Cards dealt to each player", tuple((str(n), f"{n} cards", n) for n in range(3, 13))),
+        ("deck", "Deck", (("52", "52 cards", 52), ("40", "40 cards (no 8s, 9s or 10s)", 40))),
+        ("jokers", "Jokers in the deck", tuple((str(n), f"{n} joker{'' if n == 1 else 's'}" if n else "no jokers", n)
+                                               for n in range(5))),
+        ("upcard", "Upcard", _on_off("an upcard starts the discard pile", "no upcard: the first player draws")),
+        ("waiting", "Waiting", _on_off("a new spread or a hit on it bars your drop for a while",
+                                       "no waiting: drop at any turn")),
+        ("hit_books", "Hits on books", _on_off("books and runs may be hit", "runs only")),
+        ("tonk_out_pays", "What a tonk out pays", (("double", "double", "double"),
+                                                   ("second_spread", "double only with a second new spread",
+                                                    "second_spread"),
+                                                   ("single", "single", "single"))),
+        ("instant_high", "A high count on the deal", (("49_50", "49 or 50 wins double", "49_50"),
+                                                      ("50_over_49", "50 double, 49 single", "50_over_49"),
+                                                      ("off", "no instant win for a high count", "off"))),
+        ("instant_low", "A low count on the deal", (("0", "no instant win for a low count", 0),)
+         + tuple((str(n), f"{n} or less wins double", n) for n in range(9, 16))),
+        ("instant_conflict", "Two instant winners on the deal", (
+            ("void", "the hand is void", "void"),
+            ("low_beats_high", "the best wins (low beats 50 beats 49)", "low_beats_high"),
+            ("high_beats_low", "the best wins (50 beats 49 beats low)", "high_beats_low"),
+            ("first_from_left", "the one nearest the dealer's left", "first_from_left"),
+            ("all_paid", "each is paid by the others", "all_paid"))),
+        ("instant_tie", "Equal best instant hands", (("left", "the one nearest the dealer's left wins", "left"),
+                                                    ("void", "the hand is void", "void"))),
+        ("caught_pays", "What a caught drop pays", (
+            ("standard", "double to those at or under the count, single to the low player", "standard"),
+            ("low_collects", "the low player collects double and single", "low_collects"),
+            ("dropper_pays_all", "one stake per player, to the low player", "dropper_pays_all"),
+            ("equal_or_lower", "single to each at or under the count", "equal_or_lower"),
+            ("double_to_all", "double to every other player", "double_to_all"),
+            ("five_to_low", "5 stakes to the low player", "five_to_low"),
+            ("per_player", "2 stakes per player to each low player", "per_player"),
+            ("catchers_only", "only those who caught the drop are paid", "catchers_only"))),
+        ("catchers_stakes", "What each catcher gets (catchers only)", (("2", "2 stakes", 2), ("4", "4 stakes", 4))),
+        ("stock_out", "An empty stock", (("lowest_wins", "the lowest count wins single", "lowest_wins"),
+                                          ("dead_hand", "a dead hand: nobody pays", "dead_hand"),
+                                          ("reshuffle", "the discard pile becomes a new stock", "reshuffle"))),
+    )),
+    ("House rules (RULES.md section 9)", (
+        ("face_values", "Face cards count", (("ten", "10 each", "ten"), ("ranked", "J 11, Q 12, K 13", "ranked"))),
+        ("ace_in_runs", "The ace in runs", (("low", "low only (A-2-3)", "low"),
+                                            ("low_or_high", "low or high (A-2-3 or Q-K-A)", "low_or_high"))),
+        ("wild_cards", "Wild cards", (("none", "none", "none"), ("jokers", "jokers", "jokers"),
+                                      ("deuces_and_jokers", "deuces and jokers", "deuces_and_jokers"))),
+        ("wild_swap", "Wild swap", _on_off("swap a natural card for a wild card on the table", "no swapping")),
+        ("must_spread", "Must spread", (("off", "you may hold spreads", "off"),
+                                        ("on", "lay every spread you can before you discard", "on"),
+                                        ("on_but_three_aces", "lay every spread but three aces", "on_but_three_aces"))),
+        ("hits_per_turn", "Hits a turn", (("0", "as many as you like", 0), ("1", "at most one", 1))),
+        ("hit_ends_turn", "A hit ends the turn", _on_off("a hit ends your turn (no discard)", "hit, then discard")),
+        ("take_must_be_used", "Taking the discard", _on_off("only to spread or hit with it at once",
+                                                            "take it for any reason")),
+        ("hit_bars_going_out", "A hit bars going out", _on_off("on a turn a hit bars your drop, you cannot go out",
+                                                               "off")),
+        ("hit_spoils_tonk_out", "Hitting spoils a tonk out", _on_off("once you have hit, going out pays single",
+                                                                     "off")),
+        ("first_turn_tonk_out", "A tonk out on your first turn", (
+            ("as_tonk_out", "pays as any tonk out", "as_tonk_out"),
+            ("double_then_single", "double; later ones single", "double_then_single"),
+            ("quadruple_two_spreads", "four stakes with two new spreads", "quadruple_two_spreads"))),
+        ("run_out_pays", "What a run out pays", (("single", "single", "single"), ("double", "double", "double"))),
+        ("double_double", "Double double (two players)", _on_off("four stakes when the loser's hand could all be hit",
+                                                                 "off")),
+        ("boobed", "Boobed hands", _on_off("near the end of the stock, going out does not win", "off")),
+        ("drop_when", "When you may drop", (("start_of_turn", "at the start of your turn", "start_of_turn"),
+                                            ("any_time", "any time in your turn", "any_time"))),
+        ("slap", "Slapping", (("off", "no slapping", "off"),
+                              ("first_to_slap", "anyone may slap a fitting discard: the first slap wins",
+                               "first_to_slap"),
+                              ("next_player_first", "anyone may slap; the next player's slap wins",
+                               "next_player_first"))),
+    )),
+)
+"""Every option a host may change at a table, in the words players read: (group title,
+((key, what it is, ((value, words, the option's value), ...)), ...)). Keys are RULE_KEYS.md's;
+the words never show a key. Instant hands claimed in turn come with their presets."""
+
+OPTIONS = {key: (title, choices) for _, group in OPTION_GROUPS for key, title, choices in group}
+
+
+def option_value(key: str, value: str):
+    """The option's value for a host's pick (`value` as the catalog spells it), or RulesError."""
+    from .errors import RulesError
+
+    if key not in OPTIONS:
+        raise RulesError("There is no such house rule.")
+    title, choices = OPTIONS[key]
+    for code, _, typed in choices:
+        if code == value:
+            return typed
+    raise RulesError(f"{title}: that is not one of its choices.")
+
+
+def option_words(rules: Rules, key: str) -> str:
+    """What an option is set to at these rules, in words."""
+    title, choices = OPTIONS[key]
+    now = getattr(rules, key)
+    return next((words for _, words, typed in choices if typed == now and type(typed) is type(now)), str(now))
+
+
+def plain_refusal(message: str) -> str:
+    """A RulesError's message with each option key (`wild_cards`) replaced by what players call
+    the option; one-word keys (deck, jokers) read as plain words already."""
+    return _KEY.sub(lambda m: f"“{OPTIONS[m[0]][0]}”", message)
+
+
+_KEY = re.compile(r"\b(?:" + "|".join(sorted((k for k in OPTIONS if "_" in k), key=len, reverse=True)) + r")\b")

@@ -74,6 +74,17 @@ def _cards_in(text: str, cards) -> set:
     return {c for c in cards if c.label in tokens or c.code in tokens}
 
 
+def _named(view) -> set:
+    """The cards wild cards stand for: on the table, in the history, and in this seat's own
+    legal plays (a name says nothing of where that card is)."""
+    named = {n for s in view.spreads for _, n in s.named}
+    for action in [e.action for e in view.history] + list(view.legal_actions):
+        named |= {n for _, n in getattr(action, "wilds", ())}
+        if getattr(action, "stands_for", None) is not None:
+            named.add(action.stands_for)
+    return named
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
     """Random tables and hands: before the showdown the channel names no card of any hand or
@@ -95,15 +106,16 @@ def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
             seen = set.intersection(*(table.seat_view(i).seen_cards() for i in range(len(table.seats))))
             hidden = {c for h in game.hands for c in h} | set(game.stock)
             seen |= _cards_in(table.cuts or "", hidden)  # the cut for the deal is a deck of its own
+            seen |= _named(table.seat_view(0))  # what wild cards stand for is public (not where that card is)
             channel = _shown(render.table_message(table.public()))
             assert not _cards_in(channel, hidden - seen), (preset, channel)
             for seat in range(len(table.seats)):
                 view = table.seat_view(seat)
                 private = _shown(render.hand_message(view, table_id=table.id, hand_number=table.hand_number,
                                                      moves=table.moves))
-                allowed = view.seen_cards()
+                allowed = view.seen_cards() | _named(view)
                 assert not _cards_in(private, hidden - allowed), (preset, seat, private)
-            seat = game.turn
+            seat = game.to_act
             legal = game.legal_actions(seat)
             action = rng.choice([a for a in legal if a.verb != "drop"] if rng.random() < 0.95 else legal)
             table, _ = table.act(table.seats[seat].user_id, action)
