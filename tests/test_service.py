@@ -297,3 +297,29 @@ async def test_the_first_hand_hint_lasts_until_a_players_first_hand_is_stored_on
     assert await service.first_hand_hint(view, EVE.user_id) == hint  # never played here
     elsewhere = await service.open_table(guild_id=GUILD + 1, channel_id=CHANNEL + 1, host=ALICE)
     assert await service.first_hand_hint(elsewhere, ALICE.user_id) is not None  # another server: new again
+
+
+async def test_the_host_changes_the_house_rules_in_the_lobby_and_they_are_kept(db, database_url):
+    service = TableService(db, rng=random.Random(5))
+    table = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE, preset="standard")
+    table = await service.join(table.id, BOB)
+    table = await service.set_preset(table.id, ALICE, "push-ups")
+    assert table.rules.scoring == "pushups" and str(table.scoring) == "pushups"  # a preset brings its scoring
+    table = await service.set_rule(table.id, ALICE, "wild_cards", "deuces_and_jokers")
+    assert table.rules.wild_cards == "deuces_and_jokers" and str(table.scoring) == "pushups"
+    for who, key, value, words in (
+        (BOB, "slap", "first_to_slap", "Only the host can change the house rules."),
+        (ALICE, "slap", "sometimes", "Slapping: that is not one of its choices."),
+        (ALICE, "nonsense", "1", "There is no such house rule."),
+        (ALICE, "wild_cards", "jokers", "“Wild cards” jokers needs jokers in the deck (set jokers)."),
+    ):
+        with pytest.raises(UserError) as refused:
+            await service.set_rule(table.id, who, key, value)
+        assert str(refused.value) == words
+    # saved: a new service on the same database (a restart) plays by them
+    again = await TableService(db, rng=random.Random(5)).load(table.id)
+    assert again.rules == table.rules and again.scoring == table.scoring
+    table = await service.start(table.id, ALICE)
+    assert type(table.game).__name__ == "HouseGame"
+    with pytest.raises(UserError, match="only in the lobby"):
+        await service.set_rule(table.id, ALICE, "slap", "first_to_slap")

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bot.errors import UserError
-from bot.table import Played, Status, Table, TimedOut, TurnStarted
+from bot.table import Played, RulesChanged, Status, Table, TimedOut, TurnStarted
 from engine import DRAW, DROP, Discard, Game, Rules, Spread, TonkError
 from engine.actions import Slap
 from engine.house import SLAP_DISCARD, HouseGame
@@ -150,3 +150,44 @@ def test_a_person_cannot_slap_while_a_computer_has_their_seat():
     table = replace(table, seats=table.seats[:2] + (replace(table.seats[2], away=True),))
     with pytest.raises(UserError, match="computer player has your seat"):
         table.slap(CAROL, table.slap_window)
+
+
+def test_the_host_alone_changes_the_rules_in_the_lobby_within_the_seats_they_allow():
+    table = lobby()
+    for user, name in ((BOB, "bob"), (CAROL, "carol"), (4, "dave"), (5, "erin")):
+        table, _ = table.join(user, name)
+    chicago = Rules.preset("chicago")
+    refused(table, lambda t: t.set_rules(BOB, chicago), "Only the host can change the house rules.")
+    refused(table, lambda t: t.set_rules(EVE, chicago), "Only the host")
+    refused(table, lambda t: t.set_rules(ALICE, rules_of(hand_size=12)), "seat at most 4 players, and 5 are seated")
+    changed, events = table.set_rules(ALICE, chicago)
+    assert events == [RulesChanged()] and changed.rules == chicago and changed.moves == table.moves + 1
+    assert changed.set_rules(ALICE, chicago) == (changed, [])  # the same rules again: nothing to save
+    columns = changed.columns(since=table)
+    assert Rules.from_dict(columns["rules"]) == chicago and "rules" not in changed.columns(since=changed)
+    assert Table.from_json(json.loads(json.dumps(changed.to_json()))).rules == chicago
+    started, _ = changed.start(ALICE, random.Random(1))
+    refused(started, lambda t: t.set_rules(ALICE, Rules()), "only in the lobby")
+
+
+def test_computer_seats_slap_after_a_human_reaction_time_from_their_own_view():
+    from bot.service import computer_slaps
+    from bot.table import Level, Seat
+
+    delays = []
+    for hand_number in range(40):
+        table = slap_window()
+        seats = (table.seats[0], Seat.computer("Goblin", Level.HARD), Seat.computer("Elmo", Level.EASY))
+        table = replace(table, seats=seats, hand_number=hand_number)
+        offers = computer_slaps(table)
+        assert offers == sorted(offers, key=lambda o: (o[0], o[1]))
+        for delay, seat, action in offers:
+            assert seat in (1, 2) and table.game.is_legal(seat, action)
+            delays.append((seat, delay))
+    hard = [d for s, d in delays if s == 1]
+    easy = [d for s, d in delays if s == 2]
+    assert min(hard) >= 0.3 and min(easy) >= 0.6  # never instant: a quick person beats them
+    assert sum(hard) / len(hard) < sum(easy) / len(easy) and len(set(hard)) > 10  # varied, hard the quicker
+    assert len(easy) < 40  # easy players miss some windows
+    table = slap_window()
+    assert computer_slaps(table) == []  # people only: the bot slaps for nobody
