@@ -16,7 +16,7 @@ import discord
 from bot.service import action_arg
 from bot.table import SLAP_DISCARD, OutcomeKind, PublicTable, Scoring, SeatKind, Status
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
-from engine.help import OPTION_GROUPS, OPTIONS, option_words, plural
+from engine.help import OPTION_GROUPS, OPTIONS, card_values, option_words, plural
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
@@ -540,15 +540,15 @@ def _with_hand_picture(message: dict[str, Any], view: SeatView, hand: list[Card]
 def rules_embed(rules: Rules, title: str) -> discord.Embed:
     embed = discord.Embed(title=title, colour=COLOUR_LOBBY,
                           description="\n".join(f"• {line}" for line in rules.describe()))
-    embed.set_footer(text="Cards: A = 1, 2–10 face value, J Q K = 10. Low count is good.")
+    embed.set_footer(text=f"Cards: {card_values(rules)}. Low count is good.")
     return embed
 
 
-def help_message(sections: list[tuple[str, str]], where: str) -> dict[str, Any]:
+def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | None = None) -> dict[str, Any]:
     """`/tonk help`: the lesson (engine/help.py's sections, one field each) and the button to
     the rules of the table in this channel."""
     embed = discord.Embed(title="Tonk in two minutes", colour=COLOUR_LOBBY,
-                          description=f"{where}. Cards: A = 1, 2–10 face value, J Q K = 10; low count is good.")
+                          description=f"{where}. Cards: {card_values(rules or Rules())}; low count is good.")
     for heading, body in sections[:25]:
         embed.add_field(name=heading[:256], value=body[:1024], inline=False)
     embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")

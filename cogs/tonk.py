@@ -215,7 +215,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
                  else "Under this server's default rules")
         sections = help_sections(house.rules, stake=house.stake)
-        await interaction.response.send_message(**render.help_message(sections, where), ephemeral=True)
+        await interaction.response.send_message(**render.help_message(sections, where, house.rules), ephemeral=True)
 
     async def on_rules_here(self, interaction: discord.Interaction) -> None:
         """The help's button: the rules of the table in this channel as it is now."""

@@ -90,14 +90,18 @@ def stock_out_phrase(rules: Rules) -> str:
     return text
 
 
+def card_values(rules: Rules) -> str:
+    """What each card counts in a hand under these rules."""
+    faces = "J 11, Q 12, K 13" if rules.face_values == "ranked" else "J Q K 10"
+    return f"A is 1, 2 to 10 their number, {faces}" + (", jokers 0" if rules.jokers else "")
+
+
 def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) -> list[tuple[str, str]]:
     """(heading, text) pairs: goal, deal, a turn, spreads and hits, dropping, endings.
 
     Each text is short enough for a Discord embed field (1024 characters)."""
     name = preset or rules.closest_preset()
-    values = "A is 1, 2 to 10 their number, J Q K 10"
-    if rules.jokers:
-        values += ", jokers 0"
+    values = card_values(rules)
     sections = [(
         "Goal",
         f"Get rid of your cards, or hold the lowest count when the hand ends. Your count is the sum "
@@ -107,7 +111,8 @@ def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) ->
     if rules.deck == 40:
         deal += " (no 8s, 9s or 10s: in a run 7 is next to J)"
     if rules.jokers:
-        deal += f" with {plural(rules.jokers, 'joker')} (jokers are never spread or hit)"
+        deal += f" with {plural(rules.jokers, 'joker')}" + (
+            " (wild: see the house rules)" if rules.wild else " (jokers are never spread or hit)")
     deal += "; the next card is turned up to start the discard pile." if rules.upcard else \
         "; no card is turned up, so the first player draws from the stock."
     instant = instant_lines(rules)
@@ -117,16 +122,20 @@ def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) ->
     sections.append((
         "A turn",
         "1. Drop, or draw the top card of the stock, or take the top card of the discard pile.\n"
-        "2. Lay spreads and hits, as many as your cards allow (nothing forces you).\n"
-        "3. Discard one card: your turn ends and play passes to the left.",
+        "2. Lay spreads and hits, as many as your cards allow"
+        + (" (the house rules below say what you must or may not lay).\n" if rules.house else
+           " (nothing forces you).\n")
+        + "3. Discard one card: your turn ends and play passes to the left.",
     ))
     hits = "any spread on the table, yours or anyone's" if rules.hit_books else \
         "any run on the table, yours or anyone's (books cannot be hit at this table)"
     sections.append((
         "Spreads and hits",
         "A spread is a book, 3 or 4 cards of one rank (7♠ 7♥ 7♦), or a run, 3 or more cards "
-        "in a row of one suit (4♥ 5♥ 6♥; the ace is low only: A♣ 2♣ 3♣). "
-        f"A hit adds one card from your hand to {hits}, so that it stays a spread.",
+        "in a row of one suit (4♥ 5♥ 6♥; "
+        + ("the ace is low or high: A♣ 2♣ 3♣ or Q♣ K♣ A♣). " if rules.ace_in_runs == "low_or_high" else
+           "the ace is low only: A♣ 2♣ 3♣). ")
+        + f"A hit adds one card from your hand to {hits}, so that it stays a spread.",
     ))
     pays, pushups = caught_example(rules)
     drop = (

@@ -221,3 +221,22 @@ def test_rules_explains_every_option_value_in_plain_words():
             assert not KEY.search(lines), (key, lines)
             said[code] = lines
         assert len(set(said.values())) == len(said), (key, said)  # each value reads differently
+
+
+def test_new_offers_every_preset_and_help_follows_the_house_rules():
+    from cogs.tonk import PRESET_CHOICES
+    from engine.help import help_sections
+
+    new = {"rushville", "chicago", "deuces wild", "newark", "washington dc", "scarne", "vietnam", "slap",
+           "high faces"}
+    assert {c.value for c in PRESET_CHOICES} == set(PRESET_NAMES) and new <= set(PRESET_NAMES)
+    assert len(PRESET_CHOICES) <= 25  # Discord's limit of choices
+    high = dict(help_sections(Rules.preset("high faces")))
+    assert "J 11, Q 12, K 13" in high["Goal"] and "J Q K 10" not in high["Goal"]
+    assert "J 11, Q 12, K 13" in render.rules_embed(Rules.preset("high faces"), "t").footer.text
+    chicago = dict(help_sections(Rules.preset("chicago")))
+    assert "never spread" not in chicago["The deal"] and "Deuces and jokers are wild" in \
+        chicago["House rules at this table"]
+    assert "House rules at this table" not in dict(help_sections(Rules()))
+    aces = dict(help_sections(rules_of(ace_in_runs="low_or_high")))
+    assert "Q♣ K♣ A♣" in aces["Spreads and hits"]
