@@ -7,6 +7,7 @@ deal (TONK_DEAL_SEED), and a house-rule hand is shown to survive a restart.
 """
 
 import asyncio
+import re
 import json
 import sqlite3
 
@@ -36,6 +37,15 @@ async def lobby(fake, preset: str):
 
 async def stack_hand(process, tmp_path, table, make_game) -> None:
     """Stop the bot, make `make_game(the seats' names)` the table's hand in play, start the bot again."""
+
+    def message_saved() -> bool:  # the lobby message's id is saved just after the command's reply
+        db = sqlite3.connect(tmp_path / "tonk.db")
+        try:
+            return db.execute("SELECT message_id FROM live_tables WHERE status = 'lobby'").fetchone()[0] is not None
+        finally:
+            db.close()
+
+    await process.fake.wait_for(message_saved, what="the lobby saved")
     await process.stop()
     db = sqlite3.connect(tmp_path / "tonk.db")
     with db:
@@ -142,3 +152,26 @@ async def test_a_wild_card_spread_names_its_card(fake_discord, bot_process, tmp_
     assert {o.label for o in discard.options} == {"K♦", "Q♥", "3♣"}
     await ack(await fake.select("alice", discard, values=["Kd"]))
     await fake.wait_for(lambda: turn_name(table) == "Bob", what="bob's turn")
+
+
+async def test_computer_players_slap_after_their_reaction_time(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    process = await start_bot(bot_process, tmp_path)
+    sent = await fake.slash("alice", "tonk", "tonk new", preset="slap", computers=2, level="hard")
+    await ack(sent)
+    table = await sent.original()
+
+    def stacked(players):
+        game = deal(SLAP_HANDS, stock="Qs 2s 3s", upcard="Jd", rules=Rules.preset("slap"), names=players)
+        for action in (DRAW, Spread(cards("6s 7s 8s"))):
+            game.apply(0, action)  # alice has laid a run; her discard comes next
+        return game
+
+    await stack_hand(process, tmp_path, table, stacked)
+    hand = await open_hand(fake, "alice", table)
+    discard = menu(hand, "discard")
+    await ack(await fake.select("alice", discard, values=["9s"]))
+    # the 9s fits alice's run: a computer slaps it (after its reaction time), then discards one more
+    await fake.wait_for(lambda: re.search(r"\(hard\) slapped 9♠ onto spread 1", table.text), timeout=15,
+                        what="a computer's slap")
+    await fake.wait_for(lambda: "1. Alice: 6♠ 7♠ 8♠ 9♠" in table.text, what="the slapped card on the run")
