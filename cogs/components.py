@@ -40,6 +40,8 @@ class Verb(StrEnum):
     DISCARD = "discard"
     DROP_CONFIRM = "dropnow"
     """The second click of a drop: `DROP` only asks whether you mean it."""
+    SIDE = "side"
+    """A player opts in to the side bets, or out."""
 
 
 PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD})

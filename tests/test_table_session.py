@@ -163,3 +163,38 @@ def test_a_newcomer_between_hands_sits_at_the_dealers_right_and_deals_last():
         dealers.append(table.seats[table.dealer].name)
         table = finish(table)
     assert dealers[-2:] == ["eve", before[dealer]] and "eve" not in dealers[:-2]
+
+
+def field(message, name: str) -> str:
+    return next(f["value"] for f in message["embed"].to_dict()["fields"] if f["name"] == name)
+
+
+def labels(message) -> list[str]:
+    return [item.item.label for item in message["view"].children if hasattr(item.item, "label")]
+
+
+def test_the_table_message_shows_the_side_bets_the_pots_and_the_big_one():
+    from cogs import render
+
+    table = betting(kinds=("high_card", "naturals"), stake=2)
+    lobby = render.table_message(table.public())
+    assert field(lobby, "Side bets") == ("High card (suit called at random) and naturals, 2 points a deal each. "
+                                         "In: alice and bob.")
+    assert "Side bets: in/out" in labels(lobby)
+    first = next(hands(table, random.Random(21), 1))
+    first, _ = first.call_big_one(ALICE, 3)
+    shown = render.table_message(first.public())
+    side = field(shown, "Side bets")
+    high = first.game.side_bets["high_card"].suit.symbol
+    assert f"High card {high} (alice and bob, pot 4): nobody in holds the suit: the pot carries over." in side
+    assert "Naturals (alice and bob, pot 4): no natural book: the pot carries over." in side
+    assert "In the pots for the next deal: high card 4, naturals 4." in side
+    assert field(shown, "The big one") == "The big one: 3 hands left, double stakes; then the table closes."
+    assert "Side bets: in/out" in labels(shown) and "Next hand" in labels(shown)
+    second, _ = first.next_hand(ALICE, random.Random(1))
+    playing = render.table_message(second.public())
+    assert "Side bets: in/out" not in labels(playing)
+    assert "pot 8" in field(playing, "Side bets")
+    closed = render.table_message(second.end(ALICE, "alice")[0].public())
+    assert "The side pots" in closed["embed"].description and "went back to those who paid in" in \
+        closed["embed"].description
