@@ -158,7 +158,7 @@ class TableService:
             result=game.outcome.result(dropper=True),
             players=[PlayerRef.human(s.user_id, s.name) if s.is_human else PlayerRef.computer(s.name)
                      for s in table.seats],
-            stake=table.stake, scoring_mode=str(table.scoring),
+            stake=game.stake, scoring_mode=str(table.scoring), side_payments=table.side_settled or None,
         )
 
     async def operate(self, table_id: int, person: Person | None,
@@ -306,6 +306,17 @@ class TableService:
 
     async def back(self, table_id: int, person: Person) -> Table:
         return await self.operate(table_id, person, lambda t: t.back(person.user_id))
+
+    async def set_side_bets(self, table_id: int, person: Person, kinds: tuple[str, ...], *,
+                            stake: int | None = None, suit_call: str | None = None) -> Table:
+        return await self.operate(table_id, person, lambda t: t.set_side_bets(person.user_id, kinds, stake=stake,
+                                                                              suit_call=suit_call))
+
+    async def toggle_side_bets(self, table_id: int, person: Person) -> Table:
+        return await self.operate(table_id, person, lambda t: t.toggle_side_bets(person.user_id))
+
+    async def call_big_one(self, table_id: int, person: Person, hands: int) -> Table:
+        return await self.operate(table_id, person, lambda t: t.call_big_one(person.user_id, hands))
 
     async def end(self, table_id: int, person: Person) -> Table:
         return await self.operate(table_id, person, lambda t: t.end(person.user_id, person.name,

@@ -21,12 +21,15 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from itertools import repeat
 from typing import Any
 
 from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop, Game, Outcome, PublicEvent,
-                    PublicSpread, Rules, Slap, TonkError, cut_for_dealer, next_dealer)
+                    PublicSpread, Rules, RulesError, Slap, Suit, TonkError, cut_for_dealer, next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
+from engine.help import plural
 from engine.house import SLAP_DISCARD
+from engine.session import SIDE_BET_KINDS, SidePot, big_one_stake, call_suit, check_big_one, seat_newcomer, side_bet
 
 from bot.errors import StaleView, UserError
 
@@ -88,6 +91,57 @@ def level_of(value: str) -> Level:
 def highest_card(hand) -> Card:
     """What a timed-out seat throws: the highest count, then the highest rank."""
     return max(hand, key=lambda c: (c.value, c.sort_key))
+
+
+SIDE_BET_NAMES = {"high_card": "high card", "naturals": "naturals"}
+MIN_SIDE_BETTORS = 2
+"""A side bet is played at a deal only with two or more players in it; else its pot waits."""
+
+
+@dataclass(frozen=True, slots=True)
+class SideBets:
+    """The table's side bets (RULES.md section 10), set by the host, kept across hands.
+
+    `players` (user ids) are in at every deal until they opt out. `pots` holds, per side
+    bet, what each player has paid into its pot since it was last won: owed by them, not
+    taken from their balance, until someone wins the pot (then the ledger moves it) or
+    it is returned (the table closes, the host turns that bet off, or the player leaves).
+    """
+
+    kinds: tuple[str, ...] = ()
+    stake: int = 1
+    suit_call: str = "random"
+    players: tuple[int, ...] = ()
+    pots: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    @property
+    def on(self) -> bool:
+        return bool(self.kinds)
+
+    def pot(self, kind: str) -> SidePot:
+        return SidePot(dict(self.pots.get(kind, {})))
+
+    def total(self, kind: str | None = None) -> int:
+        return sum(sum(self.pots.get(k, {}).values()) for k in ((kind,) if kind else SIDE_BET_KINDS))
+
+    def without(self, user_id: int) -> "SideBets":
+        """This player out of the bets, their share of every pot returned."""
+        pots = {k: {u: a for u, a in paid.items() if u != user_id} for k, paid in self.pots.items()}
+        return replace(self, players=tuple(u for u in self.players if u != user_id),
+                       pots={k: paid for k, paid in pots.items() if paid})
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kinds": list(self.kinds), "stake": self.stake, "suit_call": self.suit_call,
+                "players": list(self.players),
+                "pots": {k: {str(u): a for u, a in paid.items()} for k, paid in self.pots.items() if paid}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> "SideBets":
+        if not data:
+            return cls()
+        return cls(tuple(data.get("kinds") or ()), int(data.get("stake") or 1), data.get("suit_call") or "random",
+                   tuple(data.get("players") or ()),
+                   {k: {int(u): int(a) for u, a in paid.items()} for k, paid in (data.get("pots") or {}).items()})
 
 
 # ---------------------------------------------------------------------------- seats and events
@@ -215,6 +269,20 @@ class RulesChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SideBetsChanged(Event):
+    """The host set the side bets, or a player opted in or out: what the table shows changed."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class BigOneCalled(Event):
+    """The host called the big one: the next `hands` hands at double stake, then the table closes."""
+
+    hands: int
+
+
+@dataclass(frozen=True, slots=True)
 class TableClosed(Event):
     """The table closed (ended, everyone left, or idle): nothing more happens at it."""
 
@@ -222,6 +290,36 @@ class TableClosed(Event):
 
 
 # ---------------------------------------------------------------------------- the public view
+
+@dataclass(frozen=True, slots=True)
+class PublicSideBet:
+    """One side bet of the hand dealt: its called suit, who is in, each seat's shown card."""
+
+    kind: str
+    seats: tuple[int, ...]
+    pot: int
+    """The pot with this deal's side stakes in."""
+    suit: Suit | None = None
+    shown: tuple[Card | None, ...] = ()
+    winner: int | None = None
+    """Known for the high card from the deal; for naturals once a book is laid."""
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSideBets:
+    """The side bets as everyone sees them (no card but the high-card ones shown to all)."""
+
+    kinds: tuple[str, ...]
+    stake: int
+    suit_call: str
+    players: tuple[str, ...]
+    """The names of the players who are in at the next deal."""
+    pots: dict[str, int]
+    """What each pot holds between deals (carried over, not yet won)."""
+    hand: tuple[PublicSideBet, ...] = ()
+    """The bets of the hand dealt (or just finished)."""
+    settled: tuple[int, ...] = ()
+    """What the pots won in the hand just finished moved, per seat (zero-sum)."""
 
 @dataclass(frozen=True, slots=True)
 class PublicSeat:
@@ -268,6 +366,9 @@ class PublicTable:
     """House rule (slap): the open window's discard (see `Table.slap_window`), or None."""
     slappers: tuple[int, ...] = ()
     """The seats that may slap now."""
+    side_bets: PublicSideBets | None = None
+    big_one: int = 0
+    """Hands left of the big one (the one in play included); 0 when it is not called."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -307,6 +408,12 @@ class Table:
     carries it, so a click on an older one is refused (`StaleView`)."""
     version: int = 0
     """The store's version this table was loaded at (not part of the JSON)."""
+    side_bets: SideBets = field(default_factory=SideBets)
+    side_settled: tuple[int, ...] = ()
+    """Per seat, what the side pots won in the hand just finished moved (zero-sum; the
+    ledger books it with the hand). Empty when no pot was won."""
+    big_one: int = 0
+    """Hands left of the big one, a hand dealt under it and still in play included."""
 
     # ------------------------------------------------------------------ queries
 
@@ -393,6 +500,7 @@ class Table:
             id=self.id, status=self.status, rules=self.rules, stake=self.stake, scoring=self.scoring,
             capacity=self.capacity, hand_number=self.hand_number, seats=tuple(seats),
             cuts=self.cuts if self.hand_number == 1 else None, closed_reason=self.closed_reason,
+            side_bets=self._public_side_bets(), big_one=self.big_one,
         )
         if game is None:
             return base
@@ -406,6 +514,25 @@ class Table:
                           for s in game.spreads),
             discard_top=game.discard_top, stock_size=len(game.stock), history=history, outcome=game.outcome,
             timer_plays=frozenset(self.timer_plays),
+        )
+
+    def _public_side_bets(self) -> PublicSideBets | None:
+        bets = self.side_bets
+        game = self.game
+        dealt = getattr(game, "side_bets", None) or {}
+        if not bets.on and not dealt:
+            return None
+        names = {s.user_id: s.name for s in self.seats if s.is_human}
+        winners = game.side_winners() if dealt else {}  # type: ignore[union-attr]
+        hand = tuple(
+            PublicSideBet(kind, bet.seats, bet.pot, bet.suit,
+                          tuple(getattr(game, "side_cards", ())) if kind == "high_card" else (), winners.get(kind))
+            for kind, bet in dealt.items())
+        return PublicSideBets(
+            kinds=bets.kinds, stake=bets.stake, suit_call=bets.suit_call,
+            players=tuple(names[u] for u in bets.players if u in names),
+            pots={kind: bets.total(kind) for kind in SIDE_BET_KINDS if kind in bets.kinds or bets.total(kind)},
+            hand=hand, settled=self.side_settled,
         )
 
     # ------------------------------------------------------------------ opening
@@ -435,10 +562,9 @@ class Table:
         if len(self.seats) >= self.capacity:
             raise UserError("This table is full.")
         if self.status is Status.BETWEEN_HANDS and self.dealer is not None:
-            index = self.dealer
+            seats, dealer, index = seat_newcomer(list(self.seats), self.dealer, seat)
             # the finished hand is ledgered already; the next deal starts from these seats
-            table = self._changed(seats=self.seats[:index] + (seat,) + self.seats[index:], lobby_since=now,
-                                  dealer=self.dealer + 1, game=None)
+            table = self._changed(seats=tuple(seats), lobby_since=now, dealer=dealer, game=None, side_settled=())
             return table, [SeatTaken(index, seat.name)]
         table = self._changed(seats=self.seats + (seat,), lobby_since=now)
         return table, [SeatTaken(len(self.seats), seat.name)]
@@ -465,12 +591,14 @@ class Table:
         if not humans:
             closed, more = self._close("Everyone left.")
             return closed, events + more
-        changes: dict[str, Any] = {"seats": seats, "lobby_since": now}
+        # a leaver is out of the side bets: what they paid into a pot goes back to them
+        changes: dict[str, Any] = {"seats": seats, "lobby_since": now, "side_bets": self.side_bets.without(user_id)}
         if self.host_user_id == user_id:
             changes["host_user_id"] = humans[0].user_id
         if self.status is Status.BETWEEN_HANDS:
             # the finished hand is ledgered already; the next deal starts from these seats
             changes["game"] = None
+            changes["side_settled"] = ()
             dealer = self.dealer or 0
             if seat < dealer or (seat == dealer and seat > 0):
                 dealer -= 1  # the deal still passes to the player who sat on the dealer's left
@@ -520,12 +648,25 @@ class Table:
         return self._deal(next_dealer(self.dealer or 0, len(self.seats)), self.hand_number + 1, rng)
 
     def _deal(self, dealer: int, hand_number: int, rng: random.Random) -> tuple["Table", list[Event]]:
+        deck_rng = random.Random(rng.getrandbits(64))
+        stake = big_one_stake(self.stake) if self.big_one else self.stake
         game = Game.deal(self.rules, [s.name for s in self.seats], dealer,
-                         rng=random.Random(rng.getrandbits(64)), stake=self.stake)
+                         rng=deck_rng, stake=stake, side_bets=self._side_bets_to_deal(rng))
         seats = tuple(replace(s, away=False, timeouts=0) for s in self.seats)
         table = self._changed(status=Status.PLAYING, dealer=dealer, hand_number=hand_number, game=game, seats=seats,
-                              timer_plays=())
+                              timer_plays=(), side_settled=())
         return table._settle([HandDealt(hand_number, dealer)])  # a tonk on the deal ends the hand at once
+
+    def _side_bets_to_deal(self, rng: random.Random) -> dict | None:
+        """This deal's side bets for the engine: each bet with two or more players in it."""
+        bets = self.side_bets
+        seats = tuple(i for i, s in enumerate(self.seats) if s.is_human and s.user_id in bets.players)
+        if not bets.on or len(seats) < MIN_SIDE_BETTORS:
+            return None
+        suit = call_suit(bets.suit_call, random.Random(rng.getrandbits(64))) if "high_card" in bets.kinds else None
+        return {kind: side_bet(kind, seats, bets.stake, bets.total(kind), suit if kind == "high_card" else None,
+                               players=len(self.seats))
+                for kind in bets.kinds}
 
     # ------------------------------------------------------------------ play
 
@@ -640,10 +781,45 @@ class Table:
             return self, events + (self._turn_event() if started else [])
         out = game.outcome
         assert out is not None
-        seats = tuple(replace(s, total=s.total + pay, pushups=s.pushups + push)
-                      for s, pay, push in zip(self.seats, out.payments, out.pushups))
-        table = replace(self, status=Status.BETWEEN_HANDS, seats=seats)
-        return table, events + [HandOver(self.hand_number, self.hand_id, out)]
+        side_bets, settled = self._settle_side_bets()
+        seats = tuple(replace(s, total=s.total + pay + side, pushups=s.pushups + push)
+                      for s, pay, push, side in zip(self.seats, out.payments, out.pushups, settled or repeat(0)))
+        table = replace(self, status=Status.BETWEEN_HANDS, seats=seats, side_bets=side_bets, side_settled=settled)
+        events = events + [HandOver(self.hand_number, self.hand_id, out)]
+        if self.big_one and game.stake > self.stake:  # a hand of the big one
+            table = replace(table, big_one=self.big_one - 1)
+            if table.big_one == 0:
+                closed, more = table._close("The big one is over: that was the last hand.")
+                return closed, events + more
+        return table, events
+
+    def _settle_side_bets(self) -> tuple[SideBets, tuple[int, ...]]:
+        """The finished hand's side stakes go into their pots; a pot won moves, in the ledger,
+        from everyone who paid into it since it was last won to its winner."""
+        game = self.game
+        dealt = getattr(game, "side_bets", None)
+        if not dealt:
+            return self.side_bets, ()
+        winners = game.side_winners()  # type: ignore[union-attr]
+        users = [s.user_id for s in self.seats]
+        seat_of = {u: i for i, u in enumerate(users)}
+        pots = {k: dict(paid) for k, paid in self.side_bets.pots.items()}
+        settled = [0] * len(self.seats)
+        for kind, bet in dealt.items():
+            pot = self.side_bets.pot(kind)
+            assert pot.total == bet.pot_in
+            for seat in bet.seats:
+                pot.pay_in(users[seat], bet.stake)
+            winner = winners.get(kind)
+            if winner is not None:
+                for user, paid in pot.paid.items():
+                    settled[seat_of[user]] -= paid  # every payer sits here: a leaver is paid back
+                for user, won in pot.won_by(users[winner]).items():
+                    settled[seat_of[user]] += won
+            pots[kind] = pot.paid
+        assert sum(settled) == 0
+        side_bets = replace(self.side_bets, pots={k: paid for k, paid in pots.items() if paid})
+        return side_bets, tuple(settled) if any(settled) else ()
 
     def _turn_event(self) -> list[Event]:
         key = self.turn_key
@@ -668,7 +844,67 @@ class Table:
         return self._close("The lobby was idle for too long.")
 
     def _close(self, reason: str) -> tuple["Table", list[Event]]:
-        return self._changed(status=Status.CLOSED, closed_reason=reason), [TableClosed(reason)]
+        returned = self.side_bets.total()
+        if returned:  # owed by its payers until won: nothing leaves their balance
+            reason += f" The side pots ({plural_points(returned)}) went back to those who paid in."
+        side_bets = replace(self.side_bets, pots={}, players=())
+        return self._changed(status=Status.CLOSED, closed_reason=reason, side_bets=side_bets), [TableClosed(reason)]
+
+    # ------------------------------------------------------------------ the whole session: side bets, the big one
+
+    def set_side_bets(self, user_id: int, kinds: tuple[str, ...], *, stake: int | None = None,
+                      suit_call: str | None = None) -> tuple["Table", list[Event]]:
+        """The host turns side bets on (which, the side stake, how the suit is called) or off.
+        A bet turned off returns its pot to those who paid in."""
+        if user_id != self.host_user_id:
+            raise UserError("Only the host sets the side bets.")
+        if self.in_play:
+            raise UserError("A hand is in play: set the side bets between hands.")
+        bets = self.side_bets
+        stake = bets.stake if stake is None else stake
+        suit_call = bets.suit_call if suit_call is None else suit_call
+        try:
+            for kind in kinds:
+                side_bet(kind, (), stake, suit=Suit.SPADES if kind == "high_card" else None)
+            call_suit(suit_call, random.Random(0))
+        except RulesError as exc:
+            raise UserError(str(exc)) from None
+        returned = sum(bets.total(k) for k in SIDE_BET_KINDS if k not in kinds)
+        pots = {k: paid for k, paid in bets.pots.items() if k in kinds}
+        kinds = tuple(k for k in SIDE_BET_KINDS if k in kinds)
+        table = self._changed(side_bets=replace(bets, kinds=kinds, stake=stake, suit_call=suit_call, pots=pots))
+        text = "Side bets off." if not kinds else f"Side bets: {side_bets_words(kinds, stake, suit_call)}."
+        if returned:
+            text += f" {plural_points(returned)} in pots went back to those who paid in."
+        return table, [SideBetsChanged(text)]
+
+    def toggle_side_bets(self, user_id: int) -> tuple["Table", list[Event]]:
+        """A player opts in to the side bets at every deal from the next, or out again (what they
+        paid into a pot stays there, owed, until it is won or returned)."""
+        seat = self.seat_required(user_id)
+        bets = self.side_bets
+        if not bets.on:
+            raise UserError("The host has not turned side bets on (/tonk sidebets).")
+        if user_id in bets.players:
+            players, text = tuple(u for u in bets.players if u != user_id), "is out of"
+        else:
+            players, text = bets.players + (user_id,), "is in"
+        table = self._changed(side_bets=replace(bets, players=players))
+        return table, [SideBetsChanged(f"{self.seats[seat].name} {text} the side bets from the next deal.")]
+
+    def call_big_one(self, user_id: int, hands: int) -> tuple["Table", list[Event]]:
+        """The host calls the big one: the next `hands` hands at double stake, then the table closes."""
+        if user_id != self.host_user_id:
+            raise UserError("Only the host can call the big one.")
+        if not self.is_open:
+            raise UserError("This table is closed.")
+        if self.big_one:
+            raise UserError(f"The big one is on already: {plural(self.big_one, 'hand')} left.")
+        try:
+            hands = check_big_one(hands)
+        except RulesError as exc:
+            raise UserError(str(exc)) from None
+        return self._changed(big_one=hands), [BigOneCalled(hands)]
 
     def with_message(self, message_id: int) -> "Table":
         return replace(self, message_id=message_id)
@@ -702,6 +938,8 @@ class Table:
             "hand_id": self.hand_id, "cuts": self.cuts, "lobby_since": self.lobby_since,
             "closed_reason": self.closed_reason, "moves": self.moves, "timer_plays": list(self.timer_plays),
             "ping": {"message_id": self.ping.message_id, "turn": self.ping.turn} if self.ping else None,
+            "side_bets": self.side_bets.to_json() if self.side_bets != SideBets() else None,
+            "side_settled": list(self.side_settled), "big_one": self.big_one,
         }
 
     @classmethod
@@ -736,6 +974,8 @@ class Table:
             closed_reason=book.get("closed_reason"), message_id=data.get("message_id"),
             ping=Ping(ping["message_id"], ping["turn"]) if ping else None, moves=int(book.get("moves") or 0),
             timer_plays=tuple(book.get("timer_plays") or ()), version=version,
+            side_bets=SideBets.from_json(book.get("side_bets")), side_settled=tuple(book.get("side_settled") or ()),
+            big_one=int(book.get("big_one") or 0),
         )
 
     def columns(self, *, since: "Table | None" = None) -> dict[str, Any]:
@@ -765,6 +1005,17 @@ def timed_out_play(game: Game, seat: int) -> Action:
         return Discard(highest_card(discards))
     lays = [a for a in legal if type(a) is not Drop]
     return lays[0] if lays else DROP
+
+
+def plural_points(n: int) -> str:
+    return plural(n, "point")
+
+
+def side_bets_words(kinds, stake: int, suit_call: str) -> str:
+    """`high card (spades always) and naturals, 2 points a deal each`."""
+    names = [SIDE_BET_NAMES[k] + (f" ({'spades always' if suit_call == 'spades' else 'suit called at random'})"
+                                  if k == "high_card" else "") for k in kinds]
+    return f"{' and '.join(names)}, {plural_points(stake)} a deal each"
 
 
 def _with_seat(seats: tuple[Seat, ...], index: int, **changes: Any) -> tuple[Seat, ...]:

@@ -53,6 +53,8 @@ class Verb(StrEnum):
     """The lobby's preset menu (host only)."""
     SET = "set"
     """The second step of a house rule: its value (`key=value`), host only."""
+    SIDE = "side"
+    """A player opts in to the side bets, or out."""
 
 
 PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD, Verb.CLAIM,

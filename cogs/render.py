@@ -14,7 +14,8 @@ from typing import Any
 import discord
 
 from bot.service import action_arg
-from bot.table import SLAP_DISCARD, OutcomeKind, PublicTable, Scoring, SeatKind, Status
+from bot.table import (SIDE_BET_NAMES, SLAP_DISCARD, OutcomeKind, PublicSideBet, PublicTable, Scoring, SeatKind,
+                       Status, side_bets_words)
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
 from engine.help import OPTION_GROUPS, OPTIONS, card_values, option_words, plural
 from engine.view import PublicEvent, PublicSpread
@@ -123,6 +124,7 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
     )
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
     add_lines_fields(embed, "House rules", [f"• {line}" for line in table.rules.describe()])
+    add_session_fields(embed, table)
     embed.set_footer(text=_footer(table))
     t = table.id
     components = view_of(
@@ -130,6 +132,7 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
         button(t, Verb.LEAVE, "Leave", row=0),
         button(t, Verb.START, "Start", style=discord.ButtonStyle.success, row=0),
         button(t, Verb.CANCEL, "Cancel", style=discord.ButtonStyle.danger, row=0),
+        *side_bets_button(table),
         menu(t, Verb.CPU, "Add a computer player…", [
             discord.SelectOption(label="Easy computer player", value="easy"),
             discord.SelectOption(label="Normal computer player", value="normal"),
@@ -182,9 +185,14 @@ def rule_choice_message(t: int, key: str, rules: Rules) -> dict[str, Any]:
 def closed_message(table: PublicTable) -> dict[str, Any]:
     embed = discord.Embed(title="Tonk table closed", description=table.closed_reason or "This table is closed.",
                           colour=COLOUR_CLOSED)
+    if table.outcome is not None:  # the last hand of the big one: its showdown stays in view
+        embed.add_field(name=f"Hand {table.hand_number}: {OUTCOME_WORDS[OutcomeKind(table.outcome.kind)]}",
+                        value=showdown_text(table, closing=True)[:1024], inline=False)
     if table.hand_number and table.seats:
         lines = [f"{s.name}: {signed(s.total)}" for s in table.seats]
         embed.add_field(name=f"After {plural(table.hand_number, 'hand')}", value="\n".join(lines))
+    if table.side_bets is not None and table.side_bets.hand and table.outcome is not None:
+        embed.add_field(name="Side bets", value=_fit_lines(side_bet_lines(table)), inline=False)
     embed.set_footer(text=f"table {table.id}")
     return {"content": None, "embed": embed, "view": None}
 
@@ -287,6 +295,8 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
         embed.add_field(name="Discard", value=table.discard_top.label if table.discard_top else "empty", inline=True)
         embed.add_field(name="Stock", value=plural(table.stock_size, "card"), inline=True)
         add_spreads_field(embed, table.spreads, table.names)
+    add_session_fields(embed, table)
+    if dealt:
         start = max(0, len(table.history) - LAST_PLAYS)
         plays = [describe_event(table.names, e, by_timer=start + i in table.timer_plays)
                  for i, e in enumerate(table.history[start:])]
@@ -301,6 +311,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
                  button(t, Verb.LEAVE, "Leave", row=0)]
         if len(table.seats) < table.capacity:
             items.insert(1, button(t, Verb.JOIN, "Join", style=discord.ButtonStyle.primary, row=0))
+        items += side_bets_button(table)
     else:
         items = [button(t, Verb.HAND, "My hand", style=discord.ButtonStyle.primary, row=0)]
         if table.slap_window is not None:
@@ -311,6 +322,59 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     message = {"content": None, "embed": embed, "view": view_of(*items)}
     shown = picture and dealt and table.seats and (out is not None or not over)
     return attach(message, "table.png", pictures.render_table(table_picture(table)) if shown else None)
+
+
+def side_bets_button(table: PublicTable) -> list:
+    """Each player's in/out toggle for the side bets, while the host has them on."""
+    if table.side_bets is None or not table.side_bets.kinds:
+        return []
+    return [button(table.id, Verb.SIDE, "Side bets: in/out", row=0)]
+
+
+def add_session_fields(embed: discord.Embed, table: PublicTable) -> None:
+    """The big one and the side bets, where the table shows them."""
+    if table.big_one:
+        embed.add_field(name="The big one", inline=False,
+                        value=f"The big one: {plural(table.big_one, 'hand')} left, double stakes; then the table closes.")
+    if table.side_bets is not None:
+        embed.add_field(name="Side bets", value=_fit_lines(side_bet_lines(table)), inline=False)
+
+
+def side_bet_lines(table: PublicTable) -> list[str]:
+    """The side bets: what is on and who is in, this hand's bets, and the pots carried."""
+    bets = table.side_bets
+    assert bets is not None
+    names = table.names
+    lines = []
+    if bets.kinds:
+        who = either(list(bets.players)) if bets.players else "nobody yet (two or more play a bet)"
+        lines.append(f"{side_bets_words(bets.kinds, bets.stake, bets.suit_call).capitalize()}. In: {who}.")
+    over = table.outcome is not None
+    for bet in bets.hand:
+        lines.append(_hand_bet_line(bet, names, over))
+    carried = [f"{SIDE_BET_NAMES[k]} {n}" for k, n in bets.pots.items() if n]
+    if carried and table.status in (Status.LOBBY, Status.BETWEEN_HANDS):
+        lines.append(f"In the pots for the next deal: {', '.join(carried)}.")
+    if over and bets.settled:
+        lines.append("Won: " + ", ".join(f"{names[i]} {signed(n)}" for i, n in enumerate(bets.settled) if n) + ".")
+    return lines
+
+
+def _hand_bet_line(bet: PublicSideBet, names, over: bool) -> str:
+    who = either([names[i] for i in bet.seats])
+    if bet.kind == "high_card":
+        suit = bet.suit.symbol if bet.suit is not None else "?"
+        shown = [f"{names[i]} {c.label}" for i, c in enumerate(bet.shown) if c is not None]
+        text = f"High card {suit} ({who}, pot {bet.pot}): " + (", ".join(shown) + "; " if shown else "")
+        if bet.winner is not None:
+            return text + f"{names[bet.winner]} wins the pot."
+        return text + "nobody in holds the suit: the pot carries over."
+    text = f"Naturals ({who}, pot {bet.pot}): "
+    if bet.winner is not None:
+        return text + f"{names[bet.winner]} laid a natural book and wins the pot."
+    if over:
+        return text + "no natural book: the pot carries over."
+    return text + "the first natural book of 3 or 4 laid by one of them wins it."
 
 
 def add_spreads_field(embed: discord.Embed, spreads: tuple[PublicSpread, ...], names) -> None:
@@ -345,7 +409,7 @@ SHOWDOWN = {
 STOCK_TIE = "The stock ran out with {tied} tied for the lowest count ({count}): nobody pays."
 
 
-def showdown_text(table: PublicTable) -> str:
+def showdown_text(table: PublicTable, *, closing: bool = False) -> str:
     out = table.outcome
     assert out is not None
     names = table.names
@@ -360,7 +424,7 @@ def showdown_text(table: PublicTable) -> str:
             text = "The stock ran out: a dead hand, nobody pays."
         elif len(tied) > 1:
             text = STOCK_TIE.format(tied=either(tied), count=low)
-    return text + " Next hand when you are ready."
+    return text if closing else text + " Next hand when you are ready."
 
 
 def either(names: list[str]) -> str:

@@ -34,6 +34,14 @@ log = logging.getLogger(__name__)
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
 SCORING_CHOICES = [app_commands.Choice(name="stakes (zero-sum points)", value=Scoring.STAKES.value),
                    app_commands.Choice(name="push-ups (low is good)", value=Scoring.PUSHUPS.value)]
+SIDE_BET_CHOICES = [app_commands.Choice(name="high card (each shows their top card of a called suit)",
+                                       value="high_card"),
+                    app_commands.Choice(name="naturals (the first book of natural cards)", value="naturals"),
+                    app_commands.Choice(name="both", value="both"),
+                    app_commands.Choice(name="off (the pots go back to those who paid in)", value="off")]
+SIDE_BET_KINDS = {"high_card": ("high_card",), "naturals": ("naturals",), "both": ("high_card", "naturals"), "off": ()}
+SUIT_CHOICES = [app_commands.Choice(name="called at random at each deal", value="random"),
+                app_commands.Choice(name="spades always", value="spades")]
 LEVEL_CHOICES = [app_commands.Choice(name=level.value, value=level.value) for level in Level]
 
 TableCall = Callable[[TableService, int, Person, Click], Awaitable[Table]]
@@ -47,6 +55,7 @@ TABLE_CALLS: dict[Verb, TableCall] = {
     Verb.BACK: lambda s, t, p, c: s.back(t, p),
     Verb.SLAP: lambda s, t, p, c: s.slap(t, p, c.version),
     Verb.PRESET: lambda s, t, p, c: s.set_preset(t, p, c.values[0] if c.values else "standard"),
+    Verb.SIDE: lambda s, t, p, c: s.toggle_side_bets(t, p),
 }
 """Clicks on the shared table message: verb to service call; the reply edits that message."""
 
@@ -189,11 +198,40 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     @app_commands.command(name="end", description="Close the Tonk table in this channel (an unfinished hand pays nothing)")
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
+        table = await self._table_here(interaction)
+        await self.service.end(table.id, person_of(interaction))
+        await interaction.response.send_message(f"Table {table.id} closed.", ephemeral=True)
+
+    # ------------------------------------------------------------------ /tonk sidebets, /tonk bigone
+
+    async def _table_here(self, interaction: discord.Interaction) -> Table:
         table = await self.service.open_in_channel(interaction.channel_id)  # type: ignore[arg-type]
         if table is None:
             raise UserError("There is no open table in this channel.")
-        await self.service.end(table.id, person_of(interaction))
-        await interaction.response.send_message(f"Table {table.id} closed.", ephemeral=True)
+        return table
+
+    @app_commands.command(name="sidebets", description="Side bets at this channel's table, for those who opt in (host)")
+    @app_commands.guild_only()
+    @app_commands.describe(bet="Which side bets are on", stake="Points each player in pays into a pot at every deal",
+                           suit="How the high card's suit is called")
+    @app_commands.choices(bet=SIDE_BET_CHOICES, suit=SUIT_CHOICES)
+    async def sidebets(self, interaction: discord.Interaction, bet: str,
+                       stake: app_commands.Range[int, 1, 1000] | None = None, suit: str | None = None) -> None:
+        table = await self._table_here(interaction)
+        table = await self.service.set_side_bets(table.id, person_of(interaction), SIDE_BET_KINDS[bet],
+                                                 stake=stake, suit_call=suit)
+        text = ("Side bets are off." if not table.side_bets.on else
+                "Side bets are on: players opt in with the table's Side bets button, from the next deal.")
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="bigone", description="Call the big one: the last hands at double stakes (host)")
+    @app_commands.guild_only()
+    @app_commands.describe(hands="How many hands are left (1 to 10); then the table closes")
+    async def bigone(self, interaction: discord.Interaction, hands: app_commands.Range[int, 1, 10]) -> None:
+        table = await self._table_here(interaction)
+        await self.service.call_big_one(table.id, person_of(interaction), hands)
+        await interaction.response.send_message(
+            f"The big one: the next {hands} hand{'s' if hands > 1 else ''} at double stakes, then the table closes.")
 
     # ------------------------------------------------------------------ /tonk rules
 

@@ -137,12 +137,16 @@ class HouseGame(Game):
             return {}
         return {"side_bets": {k: b.to_record() for k, b in self.side_bets.items()}}
 
-    def side_result(self) -> tuple[list[int], dict[str, int]]:
-        """(side_payments, pot_out) of this hand's side bets (RULES.md section 10)."""
+    def side_winners(self) -> dict[str, int | None]:
+        """The seat that wins each side bet of this hand so far (None: nobody, the pot carries)."""
         winners = {"naturals": self.naturals_winner}
         if "high_card" in self.side_bets:
             winners["high_card"] = high_card_winner(self.side_cards)
-        return settle_side_bets(self.side_bets, winners, self.num_players)
+        return winners
+
+    def side_result(self) -> tuple[list[int], dict[str, int]]:
+        """(side_payments, pot_out) of this hand's side bets (RULES.md section 10)."""
+        return settle_side_bets(self.side_bets, self.side_winners(), self.num_players)
 
     def result(self) -> dict:
         data = super().result()

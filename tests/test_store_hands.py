@@ -304,3 +304,25 @@ async def test_sqlite_writes_in_one_call_exactly_what_the_portable_statements_wr
 
     for table in one_call:
         assert without_times(one_call[table]) == without_times(portable[table]), table
+
+
+async def test_a_side_pot_won_is_booked_with_its_hand_and_a_broken_one_is_refused(db):  # noqa: F811
+    hand = simple_hand(["Croaker", "Goblin", "Elmo"], [2, -1, -1], dropper=0, pushups=[0, 10, 25])
+    record_json, result = hand
+    async with db.sessions() as session:
+        with pytest.raises(ValueError, match="side payments .* sum to 1, not zero"):
+            await record_finished_hand(session, guild_id=GUILD, table_id=None, hand_id="side:0", record=record_json,
+                                       result=result, players=[CROAKER, GOBLIN, ELMO], stake=1,
+                                       scoring_mode="stakes", side_payments=[5, -4, 0])
+    assert await row_counts(db) == {"hands": 0, "hand_seats": 0, "ledger": 0}
+    async with db.sessions() as session:
+        # a push-ups table: the pot won (Elmo's, paid by Croaker and Elmo) still moves balances
+        assert await record_finished_hand(session, guild_id=GUILD, table_id=None, hand_id="side:1",
+                                          record=record_json, result=result, players=[CROAKER, GOBLIN, ELMO],
+                                          stake=1, scoring_mode="pushups", side_payments=[-6, 0, 6])
+    rows = await ledger_rows(db)
+    assert {a: r.balance for a, r in rows.items()} == {CROAKER.account: -4, GOBLIN.account: -1, ELMO.account: 5}
+    async with db.sessions() as session:
+        assert await balance_total(session, guild_id=GUILD) == 0
+        stored = await get_hand(session, guild_id=GUILD, hand_id="side:1")
+    assert stored.result["payments"] == [2, -1, -1] and stored.result["side_settled"] == [-6, 0, 6]

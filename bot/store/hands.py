@@ -121,6 +121,7 @@ async def record_finished_hand(
     stake: int,
     scoring_mode: str,
     finished_at: datetime | None = None,
+    side_payments: Sequence[int] | None = None,
 ) -> bool:
     """Store a finished hand and update the server's ledger, exactly once per ``hand_id``.
 
@@ -129,6 +130,12 @@ async def record_finished_hand(
     ``ValueError`` for an inconsistent hand, payments that do not sum to zero
     included, before writing anything. Both the stakes balance and the push-ups
     are booked for every hand; the scoring mode only says which one the table played.
+
+    ``side_payments`` (per seat, zero-sum) is what the side pots won in this hand
+    move (RULES.md section 10): a pot is owed by its payers until it is won, so it
+    reaches the ledger only then, with the hand that won it, in both scoring modes.
+    It is added to each seat's payment and balance and kept in the stored result as
+    ``side_settled``; the hand's own ``payments`` stay as the engine settled them.
     """
     players = _check_players(players)
     seats = len(players)
@@ -145,6 +152,13 @@ async def record_finished_hand(
     if finished_at.tzinfo is None:
         raise ValueError("finished_at must be an aware datetime (UTC)")
 
+    payments = result["payments"]
+    if side_payments is not None:
+        side = _int_list("side_payments", list(side_payments), seats)
+        if sum(side) != 0:
+            raise ValueError(f"side payments {side} sum to {sum(side)}, not zero: refusing a hand that breaks the ledger")
+        result = {**result, "side_settled": side}
+        payments = [pay + won for pay, won in zip(payments, side)]
     outcome, winners, dropper = result["outcome"], set(result["winners"]), result.get("dropper")
     hand_row = {
         "hand_id": hand_id,
@@ -166,7 +180,7 @@ async def record_finished_hand(
             "account": player.account,
             "display_name": player.display_name,
             "count": result["counts"][seat],
-            "payment": result["payments"][seat],
+            "payment": payments[seat],
             "pushups": result["pushups"][seat],
             "won": seat in winners,
         }
@@ -179,13 +193,13 @@ async def record_finished_hand(
             "display_name": player.display_name,
             "updated_at": finished_at,
             **seat_figures(outcome=outcome, seat=seat, won=seat in winners, dropper=dropper,
-                           payment=result["payments"][seat], pushups=result["pushups"][seat]),
+                           payment=payments[seat], pushups=result["pushups"][seat]),
         }
         for seat, player in enumerate(players)
     ]
     rival_rows = [
         {"guild_id": guild_id, "account": players[a].account, "opponent": players[b].account, "hands": 1, "net": flow}
-        for (a, b), flow in pairwise_flows(result["payments"]).items()
+        for (a, b), flow in pairwise_flows(payments).items()
     ]
     tally_row = {"guild_id": guild_id, "outcome": outcome, "house_rules": hand_row["house_rules"], "hands": 1}
     # One global lock order, whatever the seat order: ledger rows by (server, season,
