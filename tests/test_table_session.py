@@ -54,6 +54,9 @@ def test_only_the_host_sets_side_bets_and_bad_values_are_refused():
     assert table.public().side_bets.players == ("bob",)
     table, _ = table.toggle_side_bets(BOB)
     assert table.public().side_bets.players == ()
+    closed, _ = table.end(ALICE, "alice")
+    refused(closed, lambda t: t.set_side_bets(ALICE, ("naturals",)), "closed")
+    refused(closed, lambda t: t.call_big_one(ALICE, 2), "closed")
     playing, _ = table.start(ALICE, random.Random(3))
     if playing.in_play:
         refused(playing, lambda t: t.set_side_bets(ALICE, ()), "between hands")
