@@ -858,6 +858,8 @@ class Table:
         A bet turned off returns its pot to those who paid in."""
         if user_id != self.host_user_id:
             raise UserError("Only the host sets the side bets.")
+        if not self.is_open:
+            raise UserError("This table is closed.")
         if self.in_play:
             raise UserError("A hand is in play: set the side bets between hands.")
         bets = self.side_bets

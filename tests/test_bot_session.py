@@ -95,6 +95,11 @@ async def test_a_side_pot_carried_over_survives_a_restart_and_is_won(fake_discor
     assert balances == {p: first[p] + second[p] + side[p] for p in first}
     assert results[1]["side_settled"] == [side[n] for n in ("Alice", "Bob", "Carol")]
     assert results[1]["payments"] == [second[n] for n in ("Alice", "Bob", "Carol")]
+    with sqlite3.connect(tmp_path / "tonk.db") as db:
+        records = [json.loads(r) for (r,) in db.execute("SELECT record FROM hands ORDER BY id")]
+    # the records carry the side bets, so a replay settles them the same way
+    assert [r["side_bets"]["high_card"]["pot_in"] for r in records] == [0, 4]
+    assert records[1]["side_bets"]["high_card"]["seats"] == [0, 1]
     assert "In the pots for the next deal" not in table.text
 
 

@@ -5,7 +5,7 @@ import json
 import random
 
 from bot.table import BigOneCalled, SeatTaken, SideBetsChanged, Status, Table, TableClosed
-from engine import DROP
+from engine import DROP, Game
 from test_table import ALICE, BOB, CAROL, EVE, refused, seated
 
 PLAYERS = ((BOB, "bob"), (CAROL, "carol"))
@@ -54,6 +54,9 @@ def test_only_the_host_sets_side_bets_and_bad_values_are_refused():
     assert table.public().side_bets.players == ("bob",)
     table, _ = table.toggle_side_bets(BOB)
     assert table.public().side_bets.players == ()
+    closed, _ = table.end(ALICE, "alice")
+    refused(closed, lambda t: t.set_side_bets(ALICE, ("naturals",)), "closed")
+    refused(closed, lambda t: t.call_big_one(ALICE, 2), "closed")
     playing, _ = table.start(ALICE, random.Random(3))
     if playing.in_play:
         refused(playing, lambda t: t.set_side_bets(ALICE, ()), "between hands")
@@ -102,6 +105,9 @@ def test_a_carried_pot_goes_to_its_winner_from_everyone_who_paid_in():
     assert winner in (0, 1) and second.game.side_bets["high_card"].pot_in == 4
     assert second.side_settled[winner] == 4 and second.side_settled[1 - winner] == -4
     assert second.side_settled[2] == 0 and second.side_bets.pots == {}
+    # the stored record replays to the same side bets: pot 4 in, 4 more paid, all of it won
+    replayed = Game.from_record(json.loads(json.dumps(second.game.record()))).result()
+    assert replayed["pot_out"] == {"high_card": 0} and replayed["side_payments"][winner] == 6
 
 
 def test_a_closing_table_and_a_leaver_get_their_pot_shares_back():
