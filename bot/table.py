@@ -24,8 +24,8 @@ from enum import StrEnum
 from itertools import repeat
 from typing import Any
 
-from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop, Game, Outcome, PublicEvent,
-                    PublicSpread, Rules, RulesError, Slap, Suit, TonkError, cut_for_dealer, next_dealer)
+from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Drop, Game, Outcome, PublicEvent, PublicSpread,
+                    Rules, RulesError, Slap, Suit, cut_for_dealer, next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.help import plural
 from engine.house import SLAP_DISCARD
@@ -735,8 +735,8 @@ class Table:
         first = next((who for who, a in since if type(a) is Slap), None)
         if first is not None:
             return f"Too late: {self.seats[first].name} slapped that card first."
-        if window is not None and self.slap_window is not None:
-            return "You cannot slap that card onto any spread."
+        if window is not None and window == self.slap_window:
+            return "You cannot slap that card now (you need a card left to discard after it)."
         return "Too late: that discard can no longer be slapped."
 
     def time_out(self, turn: str) -> tuple["Table", list[Event]]:

@@ -409,6 +409,9 @@ class LiveTables:
         current = runtime.slaps
         if window is None or (current is not None and current[0] == window and not current[1].done()):
             return
+        if current is not None and not current[1].done() and current[1] is not asyncio.current_task():
+            current[1].cancel()  # an older window's race: that discard can no longer be slapped
+        runtime.slaps = None
         offers = computer_slaps(table)
         if offers:
             task = asyncio.create_task(self._slap_after(table.id, window, offers), name=f"tonk-slap-{table.id}")

@@ -267,7 +267,8 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
         lines.append(f"{marker}**{seat.name}** · {' · '.join(bits)}")
     over = table.status is Status.BETWEEN_HANDS
     if out is not None:
-        title = f"Tonk · hand {table.hand_number} · {OUTCOME_WORDS[OutcomeKind(out.kind)]}"
+        ending = "Instant hand claimed" if claimed(table) else OUTCOME_WORDS[OutcomeKind(out.kind)]
+        title = f"Tonk · hand {table.hand_number} · {ending}"
         colour, description = COLOUR_OVER, showdown_text(table)
     elif over:
         title = f"Tonk · hand {table.hand_number} · over"
@@ -409,6 +410,11 @@ SHOWDOWN = {
 STOCK_TIE = "The stock ran out with {tied} tied for the lowest count ({count}): nobody pays."
 
 
+def claimed(table: PublicTable) -> bool:
+    """Did the hand end with an instant hand claimed in turn (house rule), not on the deal?"""
+    return bool(table.history) and table.history[-1].action.verb == "claim"
+
+
 def showdown_text(table: PublicTable, *, closing: bool = False) -> str:
     out = table.outcome
     assert out is not None
@@ -417,6 +423,8 @@ def showdown_text(table: PublicTable, *, closing: bool = False) -> str:
     count = out.counts[out.dropper] if out.dropper is not None else 0
     text = SHOWDOWN[OutcomeKind(out.kind)].format(
         winners=", ".join(names[w] for w in out.winners), dropper=dropper, count=count)
+    if claimed(table):
+        text = f"{names[out.winners[0]]} claimed an instant hand at the start of their first turn."
     if out.kind == OutcomeKind.DRAW and table.stock_size == 0 and out.counts:
         low = min(out.counts)
         tied = [names[i] for i, c in enumerate(out.counts) if c == low]

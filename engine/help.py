@@ -189,9 +189,6 @@ def first_hand_hint(rules: Rules) -> str:
 
 # ---------------------------------------------------------------------------- options, for a host
 
-ON_OFF = (("true", "on", True), ("false", "off", False))
-
-
 def _on_off(on: str, off: str) -> tuple:
     return (("true", on, True), ("false", off, False))
 

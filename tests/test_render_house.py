@@ -136,6 +136,8 @@ def test_a_claim_in_turn_is_a_button_and_the_slappers_discard_is_all_they_may_do
     assert "Claim instant hand" not in labels(hand(table, 1))
     table, _ = table.act(ALICE, CLAIM)
     assert table.game.over and table.game.outcome.winners == (0,)
+    shown = render.table_message(table.public())["embed"]
+    assert "Instant hand claimed" in shown.title and "alice claimed an instant hand" in shown.description
 
     table = slap_window()
     table, _ = table.slap(CAROL, table.slap_window)
