@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import Action, Discard, Hit, Rules, RulesError, Slap, Spread, Swap, action_from_record
-from engine.help import first_hand_hint, option_value, plain_refusal
+from engine.help import changed_rules, first_hand_hint, plain_refusal
 
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
@@ -272,10 +272,10 @@ class TableService:
         def change(table: Table) -> tuple[Table, list[Event]]:
             table.may_change_rules(person.user_id)
             try:
-                rules = Rules.from_dict({**table.rules.to_dict(), key: option_value(key, value)})
+                rules = changed_rules(replace(table.rules, scoring=table.scoring.value), key, value)
             except RulesError as exc:
                 raise UserError(plain_refusal(str(exc))) from None
-            return table.set_rules(person.user_id, rules)
+            return table.set_rules(person.user_id, rules, Scoring(rules.scoring))
 
         return await self.operate(table_id, person, change)
 

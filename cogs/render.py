@@ -9,6 +9,7 @@ leak one. The engine decides what is legal; this module only shows it.
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -17,7 +18,7 @@ from bot.service import action_arg
 from bot.table import (SIDE_BET_NAMES, SLAP_DISCARD, OutcomeKind, PublicSideBet, PublicTable, Scoring, SeatKind,
                        Status, side_bets_words)
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
-from engine.help import OPTION_GROUPS, OPTIONS, card_values, option_words, plural
+from engine.help import OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
@@ -123,7 +124,8 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
         colour=COLOUR_LOBBY,
     )
     embed.add_field(name="Seats", value="\n".join(lines), inline=False)
-    add_lines_fields(embed, "House rules", [f"• {line}" for line in table.rules.describe()])
+    rules = shown_rules(table)
+    add_lines_fields(embed, "House rules", [f"• {line}" for line in rules.describe()])
     add_session_fields(embed, table)
     embed.set_footer(text=_footer(table))
     t = table.id
@@ -138,7 +140,7 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
             discord.SelectOption(label="Normal computer player", value="normal"),
             discord.SelectOption(label="Hard computer player", value="hard"),
         ], row=1),
-        *rules_menus(t, table.rules),
+        *rules_menus(t, rules),
     )
     return {"content": None, "embed": embed, "view": components}
 
@@ -153,6 +155,11 @@ def add_lines_fields(embed: discord.Embed, name: str, lines: list[str], limit: i
         chunk.append(line[:limit])
     if chunk:
         embed.add_field(name=name, value="\n".join(chunk), inline=False)
+
+
+def shown_rules(table) -> Rules:
+    """A table's rules with its own scoring mode (which /tonk new may set apart from the preset's)."""
+    return replace(table.rules, scoring=table.scoring.value)
 
 
 def rules_menus(t: int, rules: Rules) -> list[discord.ui.Item[Any]]:
@@ -171,15 +178,18 @@ def rules_menus(t: int, rules: Rules) -> list[discord.ui.Item[Any]]:
     return items
 
 
-def rule_choice_message(t: int, key: str, rules: Rules) -> dict[str, Any]:
-    """The host's second step: the values of one option, the one in force marked."""
+def rule_choice_message(t: int, key: str, rules: Rules, done: str = "") -> dict[str, Any]:
+    """The host's second step: the values of one option, the one in force marked (a low instant
+    hand's highest count in a menu of its own). `done` says what the last pick changed."""
     title, choices = OPTIONS[key]
     now = option_words(rules, key)
-    return {"content": f"**{title}**: now {now}. Choose what it should be:", "view": view_of(
-        menu(t, Verb.SET, title[:100], [
-            discord.SelectOption(label=words[:100], value=f"{key}={code}", default=words == now)
-            for code, words, _ in choices
-        ]))}
+    counts = [c for c in choices if c[0].startswith("max:")]
+    menus = [(None, title, [c for c in choices if c not in counts])] + ([(1, "Highest count", counts)] if counts else [])
+    return {"content": f"{done}**{title}**: now {now}. Choose what it should be:", "view": view_of(*(
+        menu(t, Verb.SET, placeholder[:100], [
+            discord.SelectOption(label=words[:100], value=f"{key}={code}", default=option_in_force(rules, key, code))
+            for code, words, _ in picks
+        ], version=version) for version, placeholder, picks in menus))}
 
 
 def closed_message(table: PublicTable) -> dict[str, Any]:
@@ -610,8 +620,10 @@ def _with_hand_picture(message: dict[str, Any], view: SeatView, hand: list[Card]
 # ---------------------------------------------------------------------------- commands
 
 def rules_embed(rules: Rules, title: str) -> discord.Embed:
+    """`/tonk rules`: every option of the table in words, those played, then the house rules it leaves out."""
     embed = discord.Embed(title=title, colour=COLOUR_LOBBY,
-                          description="\n".join(f"• {line}" for line in rules.describe()))
+                          description="\n".join(f"• {line}" for line in rules.describe())[:4096])
+    add_lines_fields(embed, "Not played here", [f"• {line}" for line in not_played(rules)])
     embed.set_footer(text=f"Cards: {card_values(rules)}. Low count is good.")
     return embed
 

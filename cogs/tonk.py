@@ -459,13 +459,17 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             table = await self.service.rules_to_change(click.table_id, person)
             if value not in OPTIONS:
                 raise UserError("There is no such house rule.")
-            await interaction.response.send_message(**render.rule_choice_message(table.id, value, table.rules),
+            await interaction.response.send_message(**render.rule_choice_message(table.id, value, render.shown_rules(table)),
                                                     ephemeral=True)
             return
         key, _, code = value.partition("=")
         table = await self.service.set_rule(click.table_id, person, key, code)
-        await interaction.response.edit_message(
-            content=f"Done: **{OPTIONS[key][0]}** is now {option_words(table.rules, key)}.", view=None)
+        done = f"Done: **{OPTIONS[key][0]}** is now {option_words(table.rules, key)}."
+        if key.startswith("instant_hands:"):  # a low hand has two menus: both stay for the other pick
+            await interaction.response.edit_message(**render.rule_choice_message(table.id, key, render.shown_rules(table),
+                                                                                 done=done + "\n"))
+        else:
+            await interaction.response.edit_message(content=done, view=None)
 
     async def _show_hand(self, interaction: discord.Interaction, table_id: int, *, note: str | None = None,
                          edit: bool, confirm_drop: bool = False, focus: str | None = None) -> None:

@@ -8,6 +8,7 @@ hands, so the help cannot disagree with what the table really pays.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .outcome import (
     DROP_WON_MULTIPLE,
@@ -17,7 +18,7 @@ from .outcome import (
     settle_instant,
     settle_stock_out,
 )
-from .rules import Rules
+from .rules import INSTANT_KINDS, InstantHand, Rules
 
 # The caught-drop example: you drop with 10 at a table of four; the others hold these.
 CAUGHT_EXAMPLE = (10, 8, 10, 20)
@@ -193,6 +194,30 @@ def _on_off(on: str, off: str) -> tuple:
     return (("true", on, True), ("false", off, False))
 
 
+INSTANT_TITLES = {
+    "50": "Instant hand: a count of 50", "49": "Instant hand: a count of 49",
+    "47": "Instant hand: a count of 47", "41": "Instant hand: a count of 41",
+    "low": "Instant hand: a low count", "all_faces": "Instant hand: all face cards",
+    "all_tens_and_faces": "Instant hand: all tens and face cards",
+}
+"""Each instant hand of RULE_KEYS.md's `instant_hands`, set one by one (`instant_hands:KIND`)."""
+assert tuple(INSTANT_TITLES) == INSTANT_KINDS
+LOW_MAX = range(9, 16)
+
+
+def _instant_words(pays: int, when: str) -> str:
+    return f"wins {stakes(pays)} from each player " + ("on the deal" if when == "deal" else
+                                                       "when claimed at the start of your first turn")
+
+
+def _instant_choices(kind: str) -> tuple:
+    """Off, or what the hand pays and when (and for a low hand, its highest count: `max:N`)."""
+    paid = tuple((f"{pays}:{when}", _instant_words(pays, when), (pays, when))
+                 for when in ("deal", "turn") for pays in (1, 2, 3, 4))
+    most = tuple((f"max:{n}", f"a count of {n} or less", ("max", n)) for n in LOW_MAX) if kind == "low" else ()
+    return (("off", "not played", None),) + paid + most
+
+
 OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
     ("The standard rules (RULES.md section 7)", (
         ("hand_size", "Cards dealt to each player", tuple((str(n), f"{n} cards", n) for n in range(3, 13))),
@@ -202,6 +227,10 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
         ("upcard", "Upcard", _on_off("an upcard starts the discard pile", "no upcard: the first player draws")),
         ("waiting", "Waiting", _on_off("a new spread or a hit on it bars your drop for a while",
                                        "no waiting: drop at any turn")),
+        ("spread_wait", "Waiting after a new spread", tuple((str(n), plural(n, "turn"), n) for n in range(10))),
+        ("hit_wait", "Waiting after a hit on your spreads", tuple((str(n), plural(n, "turn"), n) for n in range(10))),
+        ("hit_wait_cap", "Waiting from hits", _on_off("at most one turn a round, however many hits",
+                                                       "each hit adds its turns")),
         ("hit_books", "Hits on books", _on_off("books and runs may be hit", "runs only")),
         ("tonk_out_pays", "What a tonk out pays", (("double", "double", "double"),
                                                    ("second_spread", "double only with a second new spread",
@@ -212,6 +241,7 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
                                                       ("off", "no instant win for a high count", "off"))),
         ("instant_low", "A low count on the deal", (("0", "no instant win for a low count", 0),)
          + tuple((str(n), f"{n} or less wins double", n) for n in range(9, 16))),
+        ("instant_low_triple", "A count of 9 or less on the deal", _on_off("wins triple", "wins double")),
         ("instant_conflict", "Two instant winners on the deal", (
             ("void", "the hand is void", "void"),
             ("low_beats_high", "the best wins (low beats 50 beats 49)", "low_beats_high"),
@@ -233,6 +263,8 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
         ("stock_out", "An empty stock", (("lowest_wins", "the lowest count wins single", "lowest_wins"),
                                           ("dead_hand", "a dead hand: nobody pays", "dead_hand"),
                                           ("reshuffle", "the discard pile becomes a new stock", "reshuffle"))),
+        ("scoring", "Scoring", (("stakes", "stakes (zero-sum points)", "stakes"),
+                                ("pushups", "push-ups (low is good)", "pushups"))),
     )),
     ("House rules (RULES.md section 9)", (
         ("face_values", "Face cards count", (("ten", "10 each", "ten"), ("ranked", "J 11, Q 12, K 13", "ranked"))),
@@ -267,11 +299,12 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
                                "first_to_slap"),
                               ("next_player_first", "anyone may slap; the next player's slap wins",
                                "next_player_first"))),
+        *(("instant_hands:" + kind, title, _instant_choices(kind)) for kind, title in INSTANT_TITLES.items()),
     )),
 )
 """Every option a host may change at a table, in the words players read: (group title,
 ((key, what it is, ((value, words, the option's value), ...)), ...)). Keys are RULE_KEYS.md's;
-the words never show a key. Instant hands claimed in turn come with their presets."""
+the words never show a key. `instant_hands` is set one instant hand at a time (`instant_hands:KIND`)."""
 
 OPTIONS = {key: (title, choices) for _, group in OPTION_GROUPS for key, title, choices in group}
 
@@ -289,17 +322,142 @@ def option_value(key: str, value: str):
     raise RulesError(f"{title}: that is not one of its choices.")
 
 
+SECTION_7_INSTANTS = {"instant_high": ("50", "49", "47"), "instant_low": ("low",), "instant_low_triple": ("low",)}
+"""Section 7's instant options and the instant hands each stands for, when `instant_hands` is a list."""
+
+
+def instant_hands_of(rules: Rules) -> tuple[InstantHand, ...]:
+    """The instant hands a host edits: the list, or those section 7's options make (also the
+    count-based ones that ranked face values put out of play: they come back with ten)."""
+    if rules.instant_hands is not None:
+        return rules.instant_hands
+    return replace(rules, face_values="ten").instant_list
+
+
+def _instant_of(rules: Rules, kind: str) -> InstantHand | None:
+    return next((h for h in instant_hands_of(rules) if h.hand == kind), None)
+
+
 def option_words(rules: Rules, key: str) -> str:
     """What an option is set to at these rules, in words."""
     title, choices = OPTIONS[key]
+    base, _, kind = key.partition(":")
+    if kind:
+        hand = _instant_of(rules, kind)
+        if hand is None:
+            return "not played"
+        return _instant_words(hand.pays, hand.when) + (f", a count of {hand.max} or less" if kind == "low" else "")
+    if base in SECTION_7_INSTANTS and rules.instant_hands is not None:
+        return "set by the instant hands one by one"
     now = getattr(rules, key)
     return next((words for _, words, typed in choices if typed == now and type(typed) is type(now)), str(now))
+
+
+def option_in_force(rules: Rules, key: str, code: str) -> bool:
+    """Is the host's pick `code` what the option is now (the menu marks it)?"""
+    title, choices = OPTIONS[key]
+    typed = next(t for c, _, t in choices if c == code)
+    base, _, kind = key.partition(":")
+    if kind:
+        hand = _instant_of(rules, kind)
+        if typed is None or hand is None:
+            return typed is None and hand is None
+        return typed == ("max", hand.max) or typed == (hand.pays, hand.when)
+    if base in SECTION_7_INSTANTS and rules.instant_hands is not None:
+        return False
+    now = getattr(rules, key)
+    return typed == now and type(typed) is type(now)
+
+
+def changed_rules(rules: Rules, key: str, code: str) -> Rules:
+    """The rules after the host's pick `code` for option `key`, or RulesError (nothing changes).
+
+    An instant hand (`instant_hands:KIND`) is put in, changed or taken out of the list, the
+    others kept. With a list in force, section 7's high and low options change the instant
+    hands they stand for, and leave the others (a claim in turn, all faces) as they are."""
+    value = option_value(key, code)
+    base, _, kind = key.partition(":")
+    data = rules.to_dict()
+    if kind:
+        data["instant_hands"] = [h.to_dict() for h in _with_instant(rules, kind, value)]
+    elif base in SECTION_7_INSTANTS and rules.instant_hands is not None:
+        data[key] = value
+        made = instant_hands_of(Rules.from_dict({**data, "instant_hands": None}))
+        kinds = SECTION_7_INSTANTS[key]
+        data["instant_hands"] = [h.to_dict() for h in rules.instant_hands if h.hand not in kinds] + \
+            [h.to_dict() for h in made if h.hand in kinds]
+    else:
+        data[key] = value
+    return Rules.from_dict(data)
+
+
+def _with_instant(rules: Rules, kind: str, value) -> list[InstantHand]:
+    hands = list(instant_hands_of(rules))
+    at = next((i for i, h in enumerate(hands) if h.hand == kind), None)
+    old = hands[at] if at is not None else None
+    if value is None:
+        return [h for h in hands if h.hand != kind]
+    pays, when = (old.pays, old.when) if old is not None else (2, "deal")
+    most = old.max if old is not None else (rules.instant_low or 13)
+    if value[0] == "max":
+        most = value[1]
+    else:
+        pays, when = value
+    new = InstantHand(kind, pays, when, most if kind == "low" else 0)
+    if at is None:
+        return hands + [new]
+    hands[at] = new
+    return hands
 
 
 def plain_refusal(message: str) -> str:
     """A RulesError's message with each option key (`wild_cards`) replaced by what players call
     the option; one-word keys (deck, jokers) read as plain words already."""
-    return _KEY.sub(lambda m: f"“{OPTIONS[m[0]][0]}”", message)
+    return _KEY.sub(lambda m: f"“{_TITLES[m[0]]}”", message)
 
 
-_KEY = re.compile(r"\b(?:" + "|".join(sorted((k for k in OPTIONS if "_" in k), key=len, reverse=True)) + r")\b")
+_TITLES = {key: title for key, (title, _) in OPTIONS.items() if ":" not in key} | {"instant_hands": "Instant hands"}
+_KEY = re.compile(r"\b(?:" + "|".join(sorted((k for k in _TITLES if "_" in k), key=len, reverse=True)) + r")\b")
+
+
+# ---------------------------------------------------------------------------- what is not played
+
+NOT_PLAYED = {
+    "waiting": "Waiting: a new spread, or a hit on your spreads, bars your drop for some turns.",
+    "instant_low": "A low count on the deal (say 13 or less) winning at once.",
+    "instant_claims": "Instant hands claimed in turn: shown at the start of your first turn instead of on the deal.",
+    "face_values": "Face cards counting by rank (J 11, Q 12, K 13) instead of 10 each.",
+    "ace_in_runs": "The ace high in runs (Q-K-A) as well as low.",
+    "wild_cards": "Wild cards: deuces or jokers standing for any card you name in a spread.",
+    "wild_swap": "Wild swap: play the natural card a wild card on the table stands for and take the wild card.",
+    "must_spread": "Must spread: laying every spread you can before you discard.",
+    "hits_per_turn": "One hit a turn at most.",
+    "hit_ends_turn": "A hit ending your turn at once, with no discard.",
+    "take_must_be_used": "Taking the discard only to spread or hit with it at once.",
+    "hit_bars_going_out": "A hit that bars your drop barring you from going out too.",
+    "hit_spoils_tonk_out": "A hit spoiling your tonk out: going out after hitting pays single.",
+    "first_turn_tonk_out": "A tonk out on your first turn paying more (double, or four with two new spreads).",
+    "run_out_pays": "A run out (your last card discarded) paying double.",
+    "double_double": "Double double: four stakes for a tonk out when the loser's whole hand could be hit.",
+    "boobed": "Boobed hands: near the end of the stock, going out does not win.",
+    "drop_when": "Dropping at any time in your turn, also after drawing.",
+    "slap": "Slapping: anyone may slap a discard that fits a spread on the table.",
+}
+"""Each house rule a table can leave out, in one plain sentence: /tonk rules lists those it
+leaves out under "Not played here" (`Rules.describe` says what is played)."""
+
+
+def not_played(rules: Rules) -> list[str]:
+    """The house rules these rules leave out (those Rules.describe is silent about when off)."""
+    off = Rules()
+    out = []
+    for key, sentence in NOT_PLAYED.items():
+        if key == "instant_claims":
+            left_out = not any(h.when == "turn" for h in rules.instant_list)
+        elif key == "instant_low":
+            left_out = not any(h.hand == "low" for h in rules.instant_list)
+        else:
+            left_out = getattr(rules, key) == getattr(off, key)
+        if left_out:
+            out.append(sentence)
+    return out

@@ -2,7 +2,7 @@
 Slap! button, and a private hand whose menus offer exactly the seat's legal plays."""
 
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
@@ -12,7 +12,12 @@ from cogs import render
 from cogs.components import Verb
 from engine import CLAIM, DRAW, PRESET_NAMES, Discard, Hit, Rules, Spread
 from engine.actions import Swap
-from engine.help import OPTIONS, option_value, plain_refusal
+from bot.errors import UserError
+from engine import RulesError
+from engine.help import NOT_PLAYED, OPTIONS, changed_rules, option_value, option_words, plain_refusal
+from engine.rules import (ACE_IN_RUNS, CAUGHT_PAYS, DROP_WHEN, FACE_VALUES, FIRST_TURN_TONK_OUT, INSTANT_CONFLICT,
+                          INSTANT_HIGH, INSTANT_KINDS, INSTANT_TIE, MUST_SPREAD, RUN_OUT_PAYS, SCORING, SLAP,
+                          STOCK_OUT, TONK_OUT_PAYS, WILD_CARDS)
 from engine_helpers import C, cards, deal, rules_of
 from test_table_house import ALICE, BOB, CAROL, at_table, slap_window
 
@@ -176,7 +181,7 @@ def test_the_table_shows_slap_while_a_window_is_open_and_only_then():
 
 def lobby_table(rules: Rules) -> Table:
     return Table.open(guild_id=1, channel_id=2, host_id=ALICE, host_name="alice", rules=rules, stake=1,
-                      scoring=Scoring.STAKES)
+                      scoring=Scoring(rules.scoring))
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
@@ -196,15 +201,20 @@ def test_the_lobby_offers_every_preset_and_option_in_words(preset):
     assert not KEY.search(text.replace("table_", ""))
     for key in OPTIONS:
         choice = render.rule_choice_message(1, key, rules)
-        select = menu_of(choice, Verb.SET)
-        assert [o.label for o in select.options if o.default] != []  # the value in force is marked
-        for option in select.options:
+        selects = [item for cid, item in items(choice) if ":set-menu" in cid]
+        marked = [o.label for select in selects for o in select.options if o.default]
+        # the value in force is marked (section 7's high and low counts are not, when the table
+        # sets its instant hands one by one: the content says so)
+        assert marked != [] or "instant hands one by one" in choice["content"], key
+        for option in (o for select in selects for o in select.options):
             assert not KEY.search(option.label) and not KEY.search(choice["content"])
             option_value(*option.value.split("=", 1))  # every value is one the option has
 
 
 NEEDS = {"catchers_stakes": {"caught_pays": "catchers_only"}, "instant_tie": {"instant_conflict": "best"},
-         "wild_swap": {"wild_cards": "deuces_and_jokers"}, "wild_cards": {"jokers": 1}}
+         "wild_swap": {"wild_cards": "deuces_and_jokers"}, "wild_cards": {"jokers": 1},
+         "spread_wait": {"waiting": True}, "hit_wait": {"waiting": True}, "hit_wait_cap": {"waiting": True},
+         "instant_low_triple": {"instant_low": 9}}
 
 
 def test_rules_explains_every_option_value_in_plain_words():
@@ -215,14 +225,118 @@ def test_rules_explains_every_option_value_in_plain_words():
         said = {}
         for code, words, value in choices:
             try:
-                rules = replace(base, **{key: value})
+                rules = changed_rules(base, key, code)
             except Exception as exc:  # a combination the engine refuses needs another option first
                 assert not KEY.search(plain_refusal(str(exc))), exc
                 continue
             lines = "\n".join(rules.describe())
             assert not KEY.search(lines), (key, lines)
-            said[code] = lines
-        assert len(set(said.values())) == len(said), (key, said)  # each value reads differently
+            said[rules] = lines  # (two picks may make the same rules: a low hand's count, or pays and when)
+        assert len(said) > 1 and len(set(said.values())) == len(said), (key, said)  # each reads differently
+
+
+RULE_KEYS = (  # /work/shared/RULE_KEYS.md: section 7's keys, then sections 9 to 11's
+    "hand_size", "upcard", "waiting", "spread_wait", "hit_wait", "hit_books", "tonk_out_pays", "instant_high",
+    "instant_low", "instant_conflict", "caught_pays", "stock_out", "jokers", "deck", "scoring",
+    "instant_hands", "instant_tie", "face_values", "ace_in_runs", "wild_cards", "wild_swap", "must_spread",
+    "hits_per_turn", "hit_ends_turn", "take_must_be_used", "hit_bars_going_out", "hit_spoils_tonk_out",
+    "double_double", "boobed", "first_turn_tonk_out", "run_out_pays", "catchers_stakes", "drop_when", "slap",
+)
+DOMAINS = {"hand_size": set(range(3, 13)), "spread_wait": set(range(10)), "hit_wait": set(range(10)),
+           "instant_low": {0, *range(9, 16)}, "jokers": set(range(5)), "deck": {52, 40},
+           "tonk_out_pays": set(TONK_OUT_PAYS), "instant_high": set(INSTANT_HIGH),
+           "instant_conflict": set(INSTANT_CONFLICT) - {"best"}, "caught_pays": set(CAUGHT_PAYS),
+           "stock_out": set(STOCK_OUT), "scoring": set(SCORING), "instant_tie": set(INSTANT_TIE),
+           "face_values": set(FACE_VALUES), "ace_in_runs": set(ACE_IN_RUNS), "wild_cards": set(WILD_CARDS),
+           "must_spread": set(MUST_SPREAD), "first_turn_tonk_out": set(FIRST_TURN_TONK_OUT),
+           "run_out_pays": set(RUN_OUT_PAYS), "drop_when": set(DROP_WHEN), "slap": set(SLAP),
+           "hits_per_turn": {0, 1}, "catchers_stakes": {2, 4}}
+"""Every value the engine allows, for the options that are not true/false (`best` is `low_beats_high`)."""
+
+
+def host_picks(table: Table):
+    """Every (the rules after it) a host can pick through the lobby's components: a house-rule
+    menu's option, then a value from the menu(s) it opens. Refused picks are left out."""
+    for cid, rule_menu in items(render.lobby_message(table.public())):
+        if ":rule-menu" not in cid:
+            continue
+        for option in rule_menu.options:
+            choice = render.rule_choice_message(table.id, option.value, render.shown_rules(table))
+            for cid2, select in items(choice):
+                assert ":set-menu" in cid2
+                for value in select.options:
+                    key, _, code = value.value.partition("=")
+                    try:
+                        rules = changed_rules(render.shown_rules(table), key, code)
+                        after, _ = table.set_rules(ALICE, rules, Scoring(rules.scoring))
+                    except (RulesError, UserError):
+                        continue
+                    yield key, after
+
+
+def test_the_host_reaches_every_option_key_through_the_lobby():
+    """Each option key a table uses (RULE_KEYS.md's, and any new field of Rules) can be set by the
+    host through the lobby's menus, to every value the engine allows it; a new key without a menu
+    fails here."""
+    keys = [f.name for f in fields(Rules) if f.init]
+    assert set(RULE_KEYS) <= set(keys)
+    for key in keys:
+        start = lobby_table(rules_of(**NEEDS.get(key, {})))
+        before = getattr(start.rules, key)
+        reached = {repr(getattr(after.rules, key)) for _, after in host_picks(start)}
+        assert len(reached - {repr(before)}) >= 1, f"no lobby pick changes {key}"
+        if key in DOMAINS:
+            assert {repr(v) for v in DOMAINS[key]} <= reached | {repr(before)}, key
+        elif key != "instant_hands":
+            assert reached == {"True", "False"}, key
+    # every instant hand, on the deal or claimed in turn, paying 1 to 4, and a low one with each count
+    table = lobby_table(Rules())
+    made = {h for _, after in host_picks(table) for h in after.rules.instant_hands or ()}
+    for kind in INSTANT_KINDS:
+        for when in ("deal", "turn"):
+            assert {p for p in (1, 2, 3, 4) if any(h.hand == kind and h.when == when and h.pays == p
+                                                     for h in made)} == {1, 2, 3, 4}, (kind, when)
+    low = lobby_table(rules_of(instant_hands=[{"hand": "low", "max": 13, "pays": 2}]))
+    assert {h.max for _, after in host_picks(low) for h in after.rules.instant_hands if h.hand == "low"} == \
+        set(range(9, 16))
+
+
+def test_an_instant_hand_set_one_by_one_keeps_the_others():
+    """Chicago claims 49 in turn; the host makes it pay double on the deal and adds all faces:
+    50 and the low count stay, and the high count's option then changes only 50 and 49."""
+    chicago = Rules.preset("chicago")
+    rules = changed_rules(chicago, "instant_hands:49", "2:deal")
+    rules = changed_rules(rules, "instant_hands:all_faces", "3:turn")
+    assert [h.to_dict() for h in rules.instant_hands] == [
+        {"hand": "50", "pays": 2, "when": "deal"}, {"hand": "low", "pays": 2, "when": "deal", "max": 13},
+        {"hand": "49", "pays": 2, "when": "deal"}, {"hand": "all_faces", "pays": 3, "when": "turn"}]
+    off = changed_rules(rules, "instant_high", "off")
+    assert sorted(h.hand for h in off.instant_hands) == ["all_faces", "low"]
+    assert option_words(off, "instant_hands:all_faces") == \
+        "wins 3 stakes from each player when claimed at the start of your first turn"
+    assert option_words(off, "instant_hands:50") == "not played"
+    lower = changed_rules(off, "instant_hands:low", "max:10")
+    assert [h.max for h in lower.instant_hands if h.hand == "low"] == [10]
+    # a bad value is refused and names no key
+    with pytest.raises(RulesError) as refused:
+        changed_rules(off, "instant_hands:low", "max:30")
+    assert not KEY.search(plain_refusal(str(refused.value)))
+
+
+def test_rules_explains_what_is_not_played_here():
+    """/tonk rules: what the table plays, then each house rule it leaves out, in words, no key."""
+    standard = render.rules_embed(Rules(), "House rules: standard").to_dict()
+    left_out = "\n".join(f["value"] for f in standard["fields"] if f["name"].startswith("Not played here"))
+    for words in ("Wild cards", "Slapping", "claimed in turn", "Must spread", "Waiting", "Boobed",
+                  "Double double", "ace high", "by rank", "low count on the deal"):
+        assert words in left_out, words
+    assert len(left_out.splitlines()) == len(NOT_PLAYED)
+    chicago = render.rules_embed(Rules.preset("chicago"), "House rules: chicago").to_dict()
+    played = chicago["description"]
+    left_out = "\n".join(f["value"] for f in chicago["fields"] if f["name"].startswith("Not played here"))
+    assert "Deuces and jokers are wild" in played and "claimed at the start of your first turn" in played
+    assert "Wild cards" not in left_out and "claimed in turn" not in left_out and "Slapping" in left_out
+    assert not KEY.search(str(standard)) and not KEY.search(str(chicago))
 
 
 def test_new_offers_every_preset_and_help_follows_the_house_rules():
