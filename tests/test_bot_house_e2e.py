@@ -11,7 +11,8 @@ import re
 import json
 import sqlite3
 
-from e2e_helpers import DRAWN, ack, bot_env, button, menu, open_hand, reply_text, turn_name
+from e2e_helpers import (DRAWN, ack, bot_env, button, menu, open_hand, play_simple_turn, reply_text,
+                         showdown_payments, turn_name)
 from engine import DRAW, Discard, Rules, Spread
 from engine_helpers import C, cards, deal
 
@@ -36,7 +37,8 @@ async def lobby(fake, preset: str):
 
 
 async def stack_hand(process, tmp_path, table, make_game) -> None:
-    """Stop the bot, make `make_game(the seats' names)` the table's hand in play, start the bot again."""
+    """Stop the bot, make `make_game(the seats' names, the table's saved rules)` the table's hand in
+    play, start the bot again."""
 
     def message_saved() -> bool:  # the lobby message's id is saved just after the command's reply
         db = sqlite3.connect(tmp_path / "tonk.db")
@@ -49,8 +51,8 @@ async def stack_hand(process, tmp_path, table, make_game) -> None:
     await process.stop()
     db = sqlite3.connect(tmp_path / "tonk.db")
     with db:
-        seats = json.loads(db.execute("SELECT seats FROM live_tables WHERE status = 'lobby'").fetchone()[0])
-        game = make_game([s["name"] for s in seats])
+        seats, rules = db.execute("SELECT seats, rules FROM live_tables WHERE status = 'lobby'").fetchone()
+        game = make_game([s["name"] for s in json.loads(seats)], Rules.from_dict(json.loads(rules)))
         db.execute("UPDATE live_tables SET status = 'playing', hand_number = 1, dealer = ?, engine_state = ? "
                    "WHERE status = 'lobby'", (game.dealer, json.dumps(game.to_json())))
     db.close()
@@ -101,7 +103,7 @@ async def test_a_slap_race_one_wins_and_the_other_is_told(fake_discord, bot_proc
     process = await start_bot(bot_process, tmp_path)
     table = await lobby(fake, "slap")
 
-    def stacked(players):
+    def stacked(players, _rules):
         game = deal(SLAP_HANDS, stock="Qs 2s 3s", upcard="Jd", rules=Rules.preset("slap"), names=players)
         for action in (DRAW, Spread(cards("6s 7s 8s")), Discard(C("9s"))):
             game.apply(0, action)  # alice lays a run and discards the 9s that fits it
@@ -135,7 +137,7 @@ async def test_a_wild_card_spread_names_its_card(fake_discord, bot_process, tmp_
     fake = fake_discord
     process = await start_bot(bot_process, tmp_path)
     table = await lobby(fake, "chicago")
-    await stack_hand(process, tmp_path, table, lambda players: deal(
+    await stack_hand(process, tmp_path, table, lambda players, _rules: deal(
         ["5s 6s X1 Kd Qh", "9c 9d 8h 10h Qc", "Ac Kc 5d 6d Jh"], stock="3c", rules=Rules.preset("chicago"),
         names=players))
     hand = await open_hand(fake, "alice", table)
@@ -161,7 +163,7 @@ async def test_computer_players_slap_after_their_reaction_time(fake_discord, bot
     await ack(sent)
     table = await sent.original()
 
-    def stacked(players):
+    def stacked(players, _rules):
         game = deal(SLAP_HANDS, stock="Qs 2s 3s", upcard="Jd", rules=Rules.preset("slap"), names=players)
         for action in (DRAW, Spread(cards("6s 7s 8s"))):
             game.apply(0, action)  # alice has laid a run; her discard comes next
@@ -175,3 +177,54 @@ async def test_computer_players_slap_after_their_reaction_time(fake_discord, bot
     await fake.wait_for(lambda: re.search(r"\(hard\) slapped 9♠ onto spread 1", table.text), timeout=15,
                         what="a computer's slap")
     await fake.wait_for(lambda: "1. Alice: 6♠ 7♠ 8♠ 9♠" in table.text, what="the slapped card on the run")
+
+
+async def test_the_host_sets_an_instant_hand_and_a_count_then_a_hand_is_played_under_them(
+        fake_discord, bot_process, tmp_path):
+    """Standard rules, then the host claims a low count in turn (3 stakes, 10 or less) and deals
+    3 cards: the stacked hand is played under the rules the lobby saved. Alice's 11 is over the
+    count (no claim); Bob's 10 is claimed at his first turn and paid 3 stakes by each player."""
+    fake = fake_discord
+    process = await start_bot(bot_process, tmp_path)
+    table = await lobby(fake, "standard")
+    house = next(s for s in table.selects if ":rule-menu:4" in s.custom_id)
+    low = next(o for o in house.options if o.label == "Instant hand: a low count")
+    assert low.description == "not played"
+    sent = await fake.select("alice", house, values=[low.value])
+    await ack(sent)
+    values = await sent.original()
+    assert values.ephemeral and "now not played" in values.text
+    await ack(await fake.select("alice", menu(values, "set"), values=[f"{low.value}=3:turn"]))
+    await fake.wait_for(lambda: "Done" in values.text, what="the host's first pick")
+    # the low hand's highest count has a menu of its own, still there after the first pick
+    count = next(s for s in values.selects if s.custom_id.endswith(":set-menu:1"))
+    assert [o.label for o in count.options if o.default] == ["a count of 13 or less"]
+    await ack(await fake.select("alice", count, values=[f"{low.value}=max:10"]))
+    await fake.wait_for(lambda: "a count of 10 or less" in values.text, what="the host's second pick")
+    # a numeric option of section 7: the cards dealt
+    standard = next(s for s in table.selects if ":rule-menu:3" in s.custom_id)
+    sent = await fake.select("alice", standard, values=["hand_size"])
+    await ack(sent)
+    sizes = await sent.original()
+    await ack(await fake.select("alice", menu(sizes, "set"), values=["hand_size=3"]))
+    await fake.wait_for(lambda: "Deal 3 cards each" in table.text, what="3 cards in the lobby")
+    assert ("A count of 10 or less claimed at the start of your first turn wins 3 stake(s) from each player."
+            in table.text)
+
+    def stacked(players, rules):
+        assert rules.hand_size == 3 and [h.to_dict() for h in rules.instant_hands if h.hand == "low"] == \
+            [{"hand": "low", "pays": 3, "when": "turn", "max": 10}]
+        return deal(["Ac 4d 6h", "2c 3d 5h", "Kc Qd Jh"], stock="Ks 8c 7d", upcard="9s", rules=rules,
+                    names=players)
+
+    await stack_hand(process, tmp_path, table, stacked)
+    hand = await open_hand(fake, "alice", table)
+    assert button(hand, "Claim") is None  # 11 is over the count of 10
+    await play_simple_turn(fake, "alice", table, hand=hand)
+    await fake.wait_for(lambda: turn_name(table) == "Bob", what="bob's turn")
+    hand = await open_hand(fake, "bob", table)
+    assert "claim it to win now" in hand.text
+    await ack(await fake.click("bob", button(hand, "Claim")))
+    await fake.wait_for(lambda: "Bob claimed an instant hand at the start of their first turn" in table.text,
+                        what="the claim")
+    assert showdown_payments(table) == {"Alice": -3, "Bob": 6, "Carol": -3}
