@@ -184,7 +184,9 @@ def rule_choice_message(t: int, key: str, rules: Rules, done: str = "") -> dict[
     title, choices = OPTIONS[key]
     now = option_words(rules, key)
     counts = [c for c in choices if c[0].startswith("max:")]
-    menus = [(None, title, [c for c in choices if c not in counts])] + ([(1, "Highest count", counts)] if counts else [])
+    menus = [(None, title, [c for c in choices if c not in counts])]
+    if counts:
+        menus.append((1, "Highest count", counts))
     return {"content": f"{done}**{title}**: now {now}. Choose what it should be:", "view": view_of(*(
         menu(t, Verb.SET, placeholder[:100], [
             discord.SelectOption(label=words[:100], value=f"{key}={code}", default=option_in_force(rules, key, code))

@@ -459,15 +459,15 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             table = await self.service.rules_to_change(click.table_id, person)
             if value not in OPTIONS:
                 raise UserError("There is no such house rule.")
-            await interaction.response.send_message(**render.rule_choice_message(table.id, value, render.shown_rules(table)),
-                                                    ephemeral=True)
+            choice = render.rule_choice_message(table.id, value, render.shown_rules(table))
+            await interaction.response.send_message(**choice, ephemeral=True)
             return
         key, _, code = value.partition("=")
         table = await self.service.set_rule(click.table_id, person, key, code)
         done = f"Done: **{OPTIONS[key][0]}** is now {option_words(table.rules, key)}."
         if key.startswith("instant_hands:"):  # a low hand has two menus: both stay for the other pick
-            await interaction.response.edit_message(**render.rule_choice_message(table.id, key, render.shown_rules(table),
-                                                                                 done=done + "\n"))
+            choice = render.rule_choice_message(table.id, key, render.shown_rules(table), done=done + "\n")
+            await interaction.response.edit_message(**choice)
         else:
             await interaction.response.edit_message(content=done, view=None)
 
