@@ -5,7 +5,7 @@ BotProcess, TONK_TABLE_EDIT_INTERVAL=1 as in production) against the fake Discor
 127.0.0.1, on a SQLite file in a temporary directory. One guild, one channel per table,
 2 or 3 distinct members per table. Scripted members open the tables (`/tonk new`, a few
 at a time), join and start them, then play every table at once by clicks, as people do:
-"My hand", Draw (or Drop now and then), lay a spread when one is offered, discard the
+"My hand", Draw (or Drop now and then, confirmed with "Drop with N"), lay a spread when one is offered, discard the
 highest card, "Next hand" when a hand ends. Before every click the acting player thinks
 a uniform `--think-min`..`--think-max` seconds (default 0.5-2 s).
 
@@ -18,7 +18,7 @@ Figures printed:
   - the bot's RSS (VmRSS of /proc/<pid>/status): after login with no table, with every
     table open, dealt and in play (after the warm-up), and after the run; memory per
     table is (RSS with tables - baseline) / tables; and how RSS grew over the window;
-  - CPU used by the bot process, by this process (the fake and the scripted users) and
+  - CPU used by the bot process (also as milliseconds per acknowledged click), by this process (the fake and the scripted users) and
     by anything else on the machine, since all share its cores;
   - with `--baseline-seconds` (default 20), the same click pattern against the fake's
     trivial test bot (`python -m fakediscord.testbot`, a counter button answered at once),
@@ -158,6 +158,12 @@ def quantiles(values: list[float]) -> dict[str, float]:
         return {"count": 1, "p50": v, "p90": v, "p99": v, "max": v}
     q = statistics.quantiles(values, n=100, method="inclusive")
     return {"count": len(values), "p50": q[49], "p90": q[89], "p99": q[98], "max": values[-1]}
+
+
+def cpu_per_click(cpu_seconds_used: float, latencies: list[float]) -> float:
+    """Milliseconds of the bot's CPU per acknowledged click in the window: what a click costs,
+    comparable between commits and machines' loads where percentages of a core are not."""
+    return 1000 * cpu_seconds_used / max(1, len(latencies))
 
 
 def ms(stats: dict[str, float]) -> str:
@@ -344,6 +350,13 @@ async def play_turn(driver: Driver, table: Table) -> None:
         await driver.think(rng)
         if drop is not None and (hand_count(hand) <= 10 or (rounds > 2 and rng.random() < 0.35)):
             await driver.click("drop", member, hand, drop.custom_id)
+            confirm = find_button(hand, "Drop with")  # the bot asks first: "Drop with N" or Cancel
+            if confirm is None:
+                driver.clicks.surprise("drop", f"no confirm: {hand.text}")
+                await resync(driver, table)
+                return
+            await driver.think(rng)
+            await driver.click("dropnow", member, hand, confirm.custom_id)
         else:
             await driver.click("draw", member, hand, draw.custom_id)
     if HAND_OVER not in hand.text and find_button(hand, "Draw") is None:
@@ -539,7 +552,8 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         spy = None
         if args.py_spy:
             spy = subprocess.Popen(
-                ["py-spy", "record", "--pid", str(pid), "--duration", str(int(args.seconds)), "--rate", "100",
+                [shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+                 or "py-spy", "record", "--pid", str(pid), "--duration", str(int(args.seconds)), "--rate", "100",
                  "--nonblocking", "--gil", "--format", "raw", "--output", str(args.py_spy)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         start = time.perf_counter()
@@ -596,6 +610,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
             driver_refusals=dict(clicks.refusals),
             driver_samples=clicks.samples,
             bot_cpu_percent=100 * (bot_cpu1 - bot_cpu0) / elapsed,
+            bot_cpu_ms_per_click=cpu_per_click(bot_cpu1 - bot_cpu0, latencies),
             harness_cpu_percent=100 * (own_cpu1 - own_cpu0) / elapsed,
             machine_busy_percent=100 * (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * (os.cpu_count() or 1),
         )
@@ -650,12 +665,14 @@ async def run_testbot(args: argparse.Namespace, workdir: Path) -> dict:
         await fake.settle()
         window = clicks.window(start, end)
         elapsed = end - start
+        latencies = [s.ack_latency for _, s in window if s.ack_latency is not None]
         result.update(
             seconds=elapsed,
             clicks=len(window),
             clicks_per_second=len(window) / elapsed,
-            ack=quantiles([s.ack_latency for _, s in window if s.ack_latency is not None]),
+            ack=quantiles(latencies),
             bot_cpu_percent=100 * (bot_cpu1 - bot_cpu0) / elapsed,
+            bot_cpu_ms_per_click=cpu_per_click(bot_cpu1 - bot_cpu0, latencies),
             harness_cpu_percent=100 * (own_cpu1 - own_cpu0) / elapsed,
             driver_timeouts=clicks.timeouts,
         )
@@ -676,6 +693,8 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
     print(f"clicks            {tonk['clicks']} ({tonk['clicks_per_second']:.1f} per second); "
           f"not acknowledged {tonk['unacked_in_window']}")
     print(f"ack latency       {ms(tonk['ack'])}")
+    print(f"CPU per click     {tonk['bot_cpu_ms_per_click']:.2f} ms of the bot's CPU per acknowledged click "
+          f"(bot {tonk['bot_cpu_percent']:.0f}% of a core)")
     for verb, stats in tonk["ack_by_verb"].items():
         print(f"  {verb:<8}        {ms(stats)}")
     print(f"setup ack         {ms(tonk['setup_ack'])} ({tonk['setup_seconds']:.1f} s for {tonk['tables']} tables)")
@@ -711,7 +730,8 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
         print("=== trivial test bot, same pattern (the harness's floor) ===")
         print(f"clicks            {floor['clicks']} ({floor['clicks_per_second']:.1f} per second) in {floor['seconds']:.1f} s")
         print(f"ack latency       {ms(floor['ack'])}")
-        print(f"CPU               bot {floor['bot_cpu_percent']:.0f}%, harness {floor['harness_cpu_percent']:.0f}%")
+        print(f"CPU               bot {floor['bot_cpu_percent']:.0f}% ({floor['bot_cpu_ms_per_click']:.2f} ms per click), "
+              f"harness {floor['harness_cpu_percent']:.0f}%")
         print(f"violations        {floor['violations'] or 'none'}; 429s {floor['rate_limit_hits'] or 'none'}")
     if tonk.get("py_spy"):
         print()
