@@ -16,6 +16,10 @@ the hand) lends its webhook token, valid 15 minutes and renewed by every click, 
 channel's edits bring the hand up to date with it whenever the table moved on. Opening the
 hand again replaces the old message. Once the token is too old, the next ping's button
 brings the hand back. The hand is rendered from the seat's `SeatView` only.
+
+Pictures cost most of a click: they are drawn on one picture thread, so the event loop keeps
+answering clicks meanwhile, and a hand message's picture (its own cards only) is sent again
+only when it changed: another player's move edits the text of a hand and keeps its file.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import logging
 import time
 from collections.abc import Awaitable
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,7 +45,7 @@ from bot.table import Event, Ping, Status, Table, TableClosed
 from engine import Card
 from engine.help import plural
 
-from cogs import render
+from cogs import pictures, render
 from cogs.components import Verb, button, view_of
 
 log = logging.getLogger(__name__)
@@ -59,6 +64,8 @@ class LiveHand:
     message_id: int | None
     moves: int
     """The table's `moves` the message shows."""
+    picture: pictures.HandPicture | None = None
+    """The picture the message carries (None: none, or not known while an edit is in flight)."""
     since: float = field(default_factory=time.monotonic)
 
     @property
@@ -86,6 +93,8 @@ class TableRuntime:
     """Each person's live private hand message, by user id."""
     hand_locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     """One at a time per person: a click's reply and the edit that follows the table."""
+    offered: dict[int, pictures.HandPicture | None] = field(default_factory=dict)
+    """The picture of each person's hand as the click being answered shows it (see `hand_shown`)."""
     drawn: dict[int, tuple[str, Card]] = field(default_factory=dict)
     """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
     turn_started: tuple[str, float] | None = None
@@ -123,6 +132,8 @@ class LiveTables:
         self.tables: dict[int, TableRuntime] = {}
         self._turn_seconds: dict[int, float] = {}
         self._pictures: dict[int, bool] = {}
+        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tonk-pictures")
+        """Draws the pictures off the event loop (one thread: Pillow's work, not a pool's memory)."""
         self._closing = False
 
     def runtime(self, table_id: int) -> TableRuntime:
@@ -264,23 +275,52 @@ class LiveTables:
     async def table_message(self, table: Table) -> dict[str, Any]:
         """The channel message of `table`, with the turn's deadline and (unless the server
         turned them off) its picture."""
-        return render.table_message(table.public(), deadline=await self.deadline(table),
-                                    picture=await self.pictures_on(table.guild_id))
+        public = table.public()
+        picture = await self.pictures_on(table.guild_id)
+        if picture:
+            await self._paint(pictures.render_table, render.channel_picture(public))
+        return render.table_message(public, deadline=await self.deadline(table), picture=picture)
 
-    async def hand_message(self, table: Table, seat: int, *, note: str | None = None,
-                           confirm_drop: bool = False) -> dict[str, Any]:
-        """A person's private hand, from their seat's view only; the card they drew this turn marked."""
+    async def hand_message(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
+                           message_id: int | None = None) -> dict[str, Any]:
+        """A person's private hand, from their seat's view only; the card they drew this turn marked.
+        `message_id`: the message the answer edits (None: a new one); when it is the live hand
+        message, its picture is kept unless the hand changed."""
+        user_id = table.seats[seat].user_id
+        runtime = self.runtime(table.id)
+        live = runtime.hands.get(user_id) if user_id is not None else None
+        shown = live.picture if live is not None and message_id is not None and live.message_id == message_id else None
+        message, picture = await self._hand(table, seat, note=note, confirm_drop=confirm_drop, shown=shown)
+        if user_id is not None:
+            runtime.offered[user_id] = picture
+        return message
+
+    async def _hand(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
+                    shown: pictures.HandPicture | None = None) -> tuple[dict[str, Any], pictures.HandPicture | None]:
+        """The hand message, and the picture it shows (None: pictures are off here)."""
         runtime = self.tables.get(table.id)
         drawn = None
         user_id = table.seats[seat].user_id
         if runtime is not None and user_id in runtime.drawn:
             key, card = runtime.drawn[user_id]
             drawn = card if key == table.turn_key else None
-        return render.hand_message(
-            table.seat_view(seat), table_id=table.id, hand_number=table.hand_number, moves=table.moves,
+        view = table.seat_view(seat)
+        on = await self.pictures_on(table.guild_id)
+        picture = render.hand_picture(view, drawn) if on else None
+        if picture is not None and picture != shown:
+            await self._paint(pictures.render_hand, picture)
+        message = render.hand_message(
+            view, table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
-            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id),
+            deadline=await self.deadline(table), picture=on, shown=shown,
             hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
+        return message, picture
+
+    async def _paint(self, draw, picture) -> None:
+        """Draw `picture` on the picture thread: the renderers' cache then hands it to the
+        message built right after, and the event loop answered other clicks meanwhile."""
+        if picture is not None and not self._closing:
+            await asyncio.get_running_loop().run_in_executor(self._painter, draw, picture)
 
     async def deadline(self, table: Table) -> float | None:
         """When the turn in play runs out (Unix time); None when no person's turn is timed."""
@@ -321,7 +361,7 @@ class LiveTables:
         message of this person at this table is deleted."""
         runtime = self.runtime(table.id)
         old = runtime.hands.get(user_id)
-        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves)
+        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves, runtime.offered.pop(user_id, None))
         if old is not None and old.message_id != message_id and old.fresh:
             asyncio.create_task(self._delete_hand(old), name=f"tonk-hand-delete-{table.id}")
 
@@ -344,28 +384,40 @@ class LiveTables:
             await asyncio.gather(*(self._follow_hand(runtime, table, user_id) for user_id in list(runtime.hands)))
 
     async def _follow_hand(self, runtime: TableRuntime, table: Table, user_id: int) -> None:
+        hand = runtime.hands.get(user_id)
+        if hand is None or hand.moves >= table.moves:
+            return  # a reply showed this state or a newer one already
+        if not hand.fresh:
+            del runtime.hands[user_id]  # the next ping's button brings the hand back
+            return
+        seat = table.seat_of(user_id)
+        picture = None
+        if seat is None or not table.is_open:
+            message: dict[str, Any] = render.hand_closed(table.id, left=seat is None and table.is_open)
+        elif table.game is None:
+            message = render.hand_between(table.id, table.hand_number)
+        else:
+            # built (and any new picture drawn) before waiting for the hand: a click meanwhile
+            # answers with this state or a newer one, and this edit then has nothing to do
+            message, picture = await self._hand(table, seat, shown=hand.picture)
         async with runtime.hand_locks[user_id]:
-            hand = runtime.hands.get(user_id)
-            if hand is None or hand.moves >= table.moves:
-                return  # a reply showed this state or a newer one already
-            if not hand.fresh:
-                del runtime.hands[user_id]  # the next ping's button brings the hand back
+            if runtime.hands.get(user_id) is not hand or hand.moves >= table.moves:
                 return
-            seat = table.seat_of(user_id)
+            if "attachments" not in message and hand.picture != picture:
+                # the message's picture is not the one this edit keeps: send it after all
+                message, picture = await self._hand(table, seat, shown=None)  # type: ignore[arg-type]
             if seat is None or not table.is_open:
-                message: dict[str, Any] = render.hand_closed(table.id, left=seat is None and table.is_open)
                 del runtime.hands[user_id]
-            elif table.game is None:
-                message = render.hand_between(table.id, table.hand_number)
-            else:
-                message = await self.hand_message(table, seat)
             hand.moves = table.moves
+            hand.picture = None  # not known until the edit lands
             try:
                 await hand.interaction.edit_original_response(**message)
             except discord.HTTPException as exc:
                 log.info("table %s: a private hand can no longer be edited (%s)", table.id, exc.status)
                 if runtime.hands.get(user_id) is hand:
                     del runtime.hands[user_id]
+            else:
+                hand.picture = picture
 
     # ------------------------------------------------------------------ computer players
 
@@ -492,4 +544,5 @@ class LiveTables:
             if runtime.sync is not None:
                 runtime.sync.cancel()
         self.tables.clear()
+        self._painter.shutdown(wait=False, cancel_futures=True)
 

@@ -53,6 +53,25 @@ def test_the_drawn_card_is_named_and_marked_and_the_discard_menu_follows_the_han
     assert "[" not in hand(game.view(1), drawn=C("7h"))["embed"].description
 
 
+def test_a_hand_keeps_its_picture_while_other_players_move_and_sends_a_new_one_when_it_changes():
+    game = deal(["Kc 2h 9s As 5d", "3c 4c 8h 9h Jd"], stock="7h 6s")
+    watcher_before, player_before = game.view(1), game.view(0)
+    shown = render.hand_picture(watcher_before)
+    game.apply(0, DRAW)  # the other player's move: the stock changes, the watcher's cards do not
+    watcher = game.view(1)
+    assert field(hand(watcher, picture=True), "Stock") != field(hand(watcher_before, picture=True), "Stock")
+    kept = hand(watcher, picture=True, shown=shown)
+    # the edit names no attachments, so Discord keeps the file; the embed still shows it
+    assert "attachments" not in kept and kept["embed"].image.url == "attachment://hand.png"
+    # the drawing player's own hand changed: the edit of their message sends a new picture
+    sent = hand(game.view(0), drawn=C("7h"), picture=True, shown=render.hand_picture(player_before))
+    assert [f.filename for f in sent["attachments"]] == ["hand.png"]
+    # a new message (nothing shown yet) carries the picture; with pictures off there is none
+    assert [f.filename for f in hand(watcher, picture=True)["attachments"]] == ["hand.png"]
+    off = hand(watcher, shown=shown)
+    assert off["attachments"] == [] and off["embed"].image.url is None
+
+
 def test_drop_asks_once_with_the_count():
     game = deal(["Kc 2h 9s As 5d", "3c 4c 8h 9h Jd"])
     view = game.view(0)
