@@ -432,7 +432,7 @@ def _package(frame: str) -> str:
     return name if name in PACKAGES else "other"
 
 
-def summarize_py_spy(path: Path, top: int = 20) -> str:
+def summarize_py_spy(path: Path, top: int = 20, *, gil: bool = True) -> str:
     """Where the bot's busy samples go, from py-spy's raw (collapsed) output.
 
     Samples whose leaf is a thread waiting (the event loop in epoll, aiosqlite's workers
@@ -460,7 +460,8 @@ def summarize_py_spy(path: Path, top: int = 20) -> str:
     if not busy:
         return "py-spy: no busy samples"
     pct = lambda n: f"{100 * n / busy:5.1f}%"  # noqa: E731
-    lines = [f"py-spy --gil: {total} samples at 100 Hz (the thread holding the GIL), {busy} not idle"]
+    who = "the thread holding the GIL" if gil else "every busy thread"
+    lines = [f"py-spy{' --gil' if gil else ''}: {total} samples at 100 Hz ({who}), {busy} not idle"]
     lines.append("  own share of busy samples by package (leaf frame):")
     lines += [f"    {pct(n)}  {name}" for name, n in packages.most_common()]
     lines.append("  inclusive share, the project's functions (with what they call):")
@@ -554,7 +555,8 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
             spy = subprocess.Popen(
                 [shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
                  or "py-spy", "record", "--pid", str(pid), "--duration", str(int(args.seconds)), "--rate", "100",
-                 "--nonblocking", "--gil", "--format", "raw", "--output", str(args.py_spy)],
+                 "--nonblocking", *([] if args.py_spy_threads else ["--gil"]), "--format", "raw",
+                 "--output", str(args.py_spy)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         start = time.perf_counter()
         bot_cpu0, own_cpu0, busy0 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
@@ -618,7 +620,8 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         result["violations"] = dict(kinds)
         result["rate_limit_hits"] = dict(hits)
         result["requests"] = dict(Counter(r.route for r in fake.requests))
-        result["py_spy"] = summarize_py_spy(Path(args.py_spy)) if args.py_spy and Path(args.py_spy).exists() else None
+        spied = Path(args.py_spy) if args.py_spy else None
+        result["py_spy"] = summarize_py_spy(spied, gil=not args.py_spy_threads) if spied and spied.exists() else None
     finally:
         code = await process.stop(timeout=15)
         result["bot_exit_code"] = code
@@ -798,6 +801,8 @@ def main() -> int:
     parser.add_argument("--baseline-seconds", type=float, default=20.0,
                         help="window for the trivial test bot with the same pattern (0: skip)")
     parser.add_argument("--py-spy", metavar="FILE", help="record the bot with py-spy (raw collapsed stacks) over the window")
+    parser.add_argument("--py-spy-threads", action="store_true",
+                        help="sample every busy thread, not only the one holding the GIL (where CPU goes, C code included)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
