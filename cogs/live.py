@@ -53,7 +53,7 @@ WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5
 HAND_TOKEN_SECONDS = 14 * 60
 """How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
 HAND_WAIT_SECONDS = 1.0
-"""How long a click on a hand waits for that hand's edit in flight."""
+"""How long a click on the live hand message waits for that message's edit in flight."""
 
 
 @dataclass(eq=False)
@@ -93,8 +93,6 @@ class TableRuntime:
     """Each person's live private hand message, by user id."""
     hand_locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     """One at a time per person: a click's reply and the edit that follows the table."""
-    offered: dict[int, pictures.HandPicture | None] = field(default_factory=dict)
-    """The picture of each person's hand as the click being answered shows it (see `hand_shown`)."""
     drawn: dict[int, tuple[str, Card]] = field(default_factory=dict)
     """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
     turn_started: tuple[str, float] | None = None
@@ -286,24 +284,17 @@ class LiveTables:
         """A person's private hand, from their seat's view only; the card they drew this turn marked.
         `message_id`: the message the answer edits (None: a new one); when it is the live hand
         message, its picture is kept unless the hand changed."""
-        user_id = table.seats[seat].user_id
-        runtime = self.runtime(table.id)
-        live = runtime.hands.get(user_id) if user_id is not None else None
+        runtime = self.tables.get(table.id)
+        live = runtime.hands.get(table.seats[seat].user_id) if runtime is not None else None  # type: ignore[arg-type]
         shown = live.picture if live is not None and message_id is not None and live.message_id == message_id else None
-        message, picture = await self._hand(table, seat, note=note, confirm_drop=confirm_drop, shown=shown)
-        if user_id is not None:
-            runtime.offered[user_id] = picture
+        message, _ = await self._hand(table, seat, note=note, confirm_drop=confirm_drop, shown=shown)
         return message
 
     async def _hand(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
                     shown: pictures.HandPicture | None = None) -> tuple[dict[str, Any], pictures.HandPicture | None]:
         """The hand message, and the picture it shows (None: pictures are off here)."""
-        runtime = self.tables.get(table.id)
-        drawn = None
         user_id = table.seats[seat].user_id
-        if runtime is not None and user_id in runtime.drawn:
-            key, card = runtime.drawn[user_id]
-            drawn = card if key == table.turn_key else None
+        drawn = self._drawn(table, user_id)
         view = table.seat_view(seat)
         on = await self.pictures_on(table.guild_id)
         picture = render.hand_picture(view, drawn) if on else None
@@ -315,6 +306,14 @@ class LiveTables:
             deadline=await self.deadline(table), picture=on, shown=shown,
             hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
         return message, picture
+
+    def _drawn(self, table: Table, user_id: int | None) -> Card | None:
+        """The card `user_id` drew in the turn in play, if they drew one."""
+        runtime = self.tables.get(table.id)
+        if runtime is None or user_id not in runtime.drawn:
+            return None
+        key, card = runtime.drawn[user_id]  # type: ignore[index]
+        return card if key == table.turn_key else None
 
     async def _paint(self, draw, picture) -> None:
         """Draw `picture` on the picture thread: the renderers' cache then hands it to the
@@ -340,10 +339,17 @@ class LiveTables:
     # ------------------------------------------------------------------ private hands
 
     @contextlib.asynccontextmanager
-    async def hand_turn(self, table_id: int, user_id: int):
-        """A person's click on their hand waits for an edit of that hand in flight, so the newer
-        state lands last; but never long enough to miss Discord's 3 seconds."""
-        lock = self.runtime(table_id).hand_locks[user_id]
+    async def hand_turn(self, table_id: int, user_id: int, message_id: int | None = None):
+        """A person's click on their live hand message (`message_id`) waits for an edit of that
+        message in flight, so the newer state lands last; but never long enough to miss Discord's
+        3 seconds. A click elsewhere (My hand, the ping's button, an older hand message) answers
+        with a new or another message, which no edit in flight can overwrite: it goes ahead."""
+        runtime = self.runtime(table_id)
+        live = runtime.hands.get(user_id)
+        if live is None or message_id is None or live.message_id != message_id:
+            yield
+            return
+        lock = runtime.hand_locks[user_id]
         try:
             await asyncio.wait_for(lock.acquire(), HAND_WAIT_SECONDS)
         except TimeoutError:
@@ -361,7 +367,12 @@ class LiveTables:
         message of this person at this table is deleted."""
         runtime = self.runtime(table.id)
         old = runtime.hands.get(user_id)
-        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves, runtime.offered.pop(user_id, None))
+        # the picture the reply showed, sent or kept: the hand's own, as `hand_message` drew it
+        seat = table.seat_of(user_id)
+        picture = None
+        if seat is not None and table.game is not None and self._pictures.get(table.guild_id):
+            picture = render.hand_picture(table.seat_view(seat), self._drawn(table, user_id))
+        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves, picture)
         if old is not None and old.message_id != message_id and old.fresh:
             asyncio.create_task(self._delete_hand(old), name=f"tonk-hand-delete-{table.id}")
 

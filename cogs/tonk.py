@@ -366,7 +366,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if click.verb not in PLAYS and click.verb not in HAND_VERBS:
             await self._table_call(interaction, click)
             return
-        async with self.live.hand_turn(click.table_id, interaction.user.id):
+        async with self.live.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
             try:
                 if click.verb in PLAYS:
                     await self._play(interaction, click)

@@ -131,10 +131,11 @@ def own_cpu_seconds() -> float:
     return t.user + t.system
 
 
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) jiffies of all cores, from /proc/stat."""
+def machine_busy(*, niced: bool = True) -> tuple[float, float]:
+    """(busy, total) jiffies of all cores, from /proc/stat; `niced=False` leaves out the work of
+    processes running under `nice`, which yields the CPU to the benchmark."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    idle = values[3] + values[4]
+    idle = values[3] + values[4] + (0 if niced else values[1])
     return sum(values) - idle, sum(values)
 
 
@@ -747,15 +748,18 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
 
 
 async def wait_quiet(limit: float, most_percent: float = 25.0) -> None:
-    """Wait (at most `limit` s) until other processes use less than `most_percent` of a core over 3 s."""
+    """Wait (at most `limit` s) until other processes use less than `most_percent` of a core over 3 s
+    (work under `nice`, which yields to the benchmark, is not counted)."""
     deadline = time.monotonic() + limit
     while True:
-        b0 = machine_busy()
+        b0, n0 = machine_busy(niced=False), machine_busy()
         await asyncio.sleep(3)
-        b1 = machine_busy()
-        busy = 100 * (b1[0] - b0[0]) / max(1, b1[1] - b0[1]) * (os.cpu_count() or 1)
+        b1, n1 = machine_busy(niced=False), machine_busy()
+        cores = 100 * (os.cpu_count() or 1)
+        busy = cores * (b1[0] - b0[0]) / max(1, b1[1] - b0[1])
         if busy < most_percent or time.monotonic() > deadline:
-            print(f"machine busy {busy:.0f}% of a core before the run", flush=True)
+            niced = cores * (n1[0] - n0[0]) / max(1, n1[1] - n0[1]) - busy
+            print(f"machine busy {busy:.0f}% of a core before the run (and {niced:.0f}% niced)", flush=True)
             return
         await asyncio.sleep(5)
 

@@ -2,10 +2,12 @@
 empty stock, a tied stock-out, plurals) and the table's side of live play (joining between
 hands at the dealer's right, the timer's plays marked in the log)."""
 
+import asyncio
 import random
 
 from bot.table import Level, Scoring, Status, Table
 from cogs import render
+from cogs.live import LiveHand, LiveTables
 from engine import DRAW, DROP, Rules, sorted_hand
 from engine_helpers import C, deal
 
@@ -143,3 +145,28 @@ def test_plays_made_by_the_timer_say_so_in_the_log_and_survive_a_save():
     assert f"⏰ {sleeper} discarded" in plays
     again = Table.from_json(table.to_json())
     assert again.timer_plays == table.timer_plays == (0, 1)
+
+
+async def test_a_click_waits_only_for_an_edit_in_flight_of_the_message_it_answers_on():
+    """A click on the live hand message waits for that message's edit in flight (the newer state
+    must land last); My hand, the ping's button or an older message answer elsewhere: no wait."""
+    live = LiveTables(client=None, service=None, settings=None)  # type: ignore[arg-type]
+    runtime = live.runtime(7)
+    runtime.hands[10] = LiveHand(interaction=None, message_id=500, moves=3)  # type: ignore[arg-type]
+    lock = runtime.hand_locks[10]
+    await lock.acquire()  # the follow-up edit of message 500 is in flight
+    entered: list[int | None] = []
+
+    async def click(message_id):
+        async with live.hand_turn(7, 10, message_id):
+            entered.append(message_id)
+
+    elsewhere = [asyncio.create_task(click(m)) for m in (None, 499)]  # My hand / the ping, an older message
+    on_live = asyncio.create_task(click(500))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert entered == [None, 499]  # answered at once
+    lock.release()  # the edit landed
+    await asyncio.gather(on_live, *elsewhere)
+    assert entered == [None, 499, 500]
+    live._painter.shutdown()
