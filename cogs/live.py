@@ -17,9 +17,11 @@ channel's edits bring the hand up to date with it whenever the table moved on. O
 hand again replaces the old message. Once the token is too old, the next ping's button
 brings the hand back. The hand is rendered from the seat's `SeatView` only.
 
-Pictures cost most of a click: they are drawn on one picture thread, so the event loop keeps
-answering clicks meanwhile, and a hand message's picture (its own cards only) is sent again
-only when it changed: another player's move edits the text of a hand and keeps its file.
+Pictures cost most of a click: a hand message's picture (its own cards only) is drawn and sent
+again only when it changed, so another player's move edits the text of a hand and keeps its
+file. They are drawn on the event loop: on a picture thread, Pillow's Python half contended
+for the GIL with the loop, and clicks waited seconds with the process at half a core
+(docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -30,7 +32,6 @@ import logging
 import time
 from collections.abc import Awaitable
 from collections import defaultdict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,8 +131,6 @@ class LiveTables:
         self.tables: dict[int, TableRuntime] = {}
         self._turn_seconds: dict[int, float] = {}
         self._pictures: dict[int, bool] = {}
-        self._painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tonk-pictures")
-        """Draws the pictures off the event loop (one thread: Pillow's work, not a pool's memory)."""
         self._closing = False
 
     def runtime(self, table_id: int) -> TableRuntime:
@@ -273,11 +272,8 @@ class LiveTables:
     async def table_message(self, table: Table) -> dict[str, Any]:
         """The channel message of `table`, with the turn's deadline and (unless the server
         turned them off) its picture."""
-        public = table.public()
-        picture = await self.pictures_on(table.guild_id)
-        if picture:
-            await self._paint(pictures.render_table, render.channel_picture(public))
-        return render.table_message(public, deadline=await self.deadline(table), picture=picture)
+        return render.table_message(table.public(), deadline=await self.deadline(table),
+                                    picture=await self.pictures_on(table.guild_id))
 
     async def hand_message(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
                            message_id: int | None = None) -> dict[str, Any]:
@@ -298,8 +294,6 @@ class LiveTables:
         view = table.seat_view(seat)
         on = await self.pictures_on(table.guild_id)
         picture = render.hand_picture(view, drawn) if on else None
-        if picture is not None and picture != shown:
-            await self._paint(pictures.render_hand, picture)
         message = render.hand_message(
             view, table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
@@ -314,12 +308,6 @@ class LiveTables:
             return None
         key, card = runtime.drawn[user_id]  # type: ignore[index]
         return card if key == table.turn_key else None
-
-    async def _paint(self, draw, picture) -> None:
-        """Draw `picture` on the picture thread: the renderers' cache then hands it to the
-        message built right after, and the event loop answered other clicks meanwhile."""
-        if picture is not None and not self._closing:
-            await asyncio.get_running_loop().run_in_executor(self._painter, draw, picture)
 
     async def deadline(self, table: Table) -> float | None:
         """When the turn in play runs out (Unix time); None when no person's turn is timed."""
@@ -555,5 +543,4 @@ class LiveTables:
             if runtime.sync is not None:
                 runtime.sync.cancel()
         self.tables.clear()
-        self._painter.shutdown(wait=False, cancel_futures=True)
 

@@ -11,8 +11,8 @@ map its own public view onto them instead.
 Pictures are cached per input (the values are hashable), so a message edited for
 every move re-renders only when what it shows has changed. The cache is small: the live
 table code keeps what each message shows and sends no picture that did not change, so the
-cache only bridges a picture drawn on the picture thread and the message built right after
-(256 of each held up to about 7 MB of pictures of states long gone).
+cache only serves a state shown twice in a row (256 of each held up to about 7 MB of
+pictures of states long gone).
 """
 
 from __future__ import annotations

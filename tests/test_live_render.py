@@ -169,4 +169,3 @@ async def test_a_click_waits_only_for_an_edit_in_flight_of_the_message_it_answer
     lock.release()  # the edit landed
     await asyncio.gather(on_live, *elsewhere)
     assert entered == [None, 499, 500]
-    live._painter.shutdown()
