@@ -68,6 +68,8 @@ class LiveHand:
     picture: pictures.HandPicture | None = None
     """The picture the message carries (None: none, or not known while an edit is in flight)."""
     since: float = field(default_factory=time.monotonic)
+    gone: bool = False
+    """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
 
     @property
     def fresh(self) -> bool:
@@ -362,7 +364,7 @@ class LiveTables:
             picture = render.hand_picture(table.seat_view(seat), self._drawn(table, user_id))
         runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves, picture)
         if old is not None and old.message_id != message_id and old.fresh:
-            asyncio.create_task(self._delete_hand(old), name=f"tonk-hand-delete-{table.id}")
+            asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
 
     def drew(self, table: Table, user_id: int, card: Card) -> None:
         """`user_id` drew `card` this turn: their hand names and marks it until the turn ends."""
@@ -371,7 +373,12 @@ class LiveTables:
             self.runtime(table.id).drawn[user_id] = (key, card)
 
     @staticmethod
-    async def _delete_hand(hand: LiveHand) -> None:
+    async def _delete_hand(runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
+        """Remove a hand message that a newer one replaced, once any edit of it in flight is over
+        (a click that opened the new one did not wait for that edit)."""
+        async with runtime.hand_locks[user_id]:
+            if hand.gone:
+                return
         try:
             await hand.interaction.delete_original_response()
         except (discord.HTTPException, OSError, aiohttp.ClientError):
@@ -413,6 +420,7 @@ class LiveTables:
                 await hand.interaction.edit_original_response(**message)
             except discord.HTTPException as exc:
                 log.info("table %s: a private hand can no longer be edited (%s)", table.id, exc.status)
+                hand.gone = True
                 if runtime.hands.get(user_id) is hand:
                     del runtime.hands[user_id]
             else:
