@@ -16,6 +16,12 @@ the hand) lends its webhook token, valid 15 minutes and renewed by every click, 
 channel's edits bring the hand up to date with it whenever the table moved on. Opening the
 hand again replaces the old message. Once the token is too old, the next ping's button
 brings the hand back. The hand is rendered from the seat's `SeatView` only.
+
+Pictures cost most of a click: a hand message's picture (its own cards only) is drawn and sent
+again only when it changed, so another player's move edits the text of a hand and keeps its
+file. They are drawn on the event loop: on a picture thread, Pillow's Python half contended
+for the GIL with the loop, and clicks waited seconds with the process at half a core
+(docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -40,7 +46,7 @@ from bot.table import Event, Ping, Status, Table, TableClosed
 from engine import Card
 from engine.help import plural
 
-from cogs import render
+from cogs import pictures, render
 from cogs.components import Verb, button, view_of
 
 log = logging.getLogger(__name__)
@@ -48,7 +54,7 @@ WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5
 HAND_TOKEN_SECONDS = 14 * 60
 """How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
 HAND_WAIT_SECONDS = 1.0
-"""How long a click on a hand waits for that hand's edit in flight."""
+"""How long a click on the live hand message waits for that message's edit in flight."""
 SLAP_GRACE_SECONDS = 2.5
 """House rule (slap): how long a computer player to act waits before drawing (which closes the
 slap window) while a person may still slap, so people get a fair chance at the Slap! button."""
@@ -62,7 +68,11 @@ class LiveHand:
     message_id: int | None
     moves: int
     """The table's `moves` the message shows."""
+    picture: pictures.HandPicture | None = None
+    """The picture the message carries (None: none, or not known while an edit is in flight)."""
     since: float = field(default_factory=time.monotonic)
+    gone: bool = False
+    """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
 
     @property
     def fresh(self) -> bool:
@@ -282,20 +292,39 @@ class LiveTables:
         return render.table_message(table.public(), deadline=await self.deadline(table),
                                     picture=await self.pictures_on(table.guild_id))
 
-    async def hand_message(self, table: Table, seat: int, *, note: str | None = None,
-                           confirm_drop: bool = False, focus: str | None = None) -> dict[str, Any]:
-        """A person's private hand, from their seat's view only; the card they drew this turn marked."""
+    async def hand_message(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
+                           focus: str | None = None, message_id: int | None = None) -> dict[str, Any]:
+        """A person's private hand, from their seat's view only; the card they drew this turn marked.
+        `focus`: the group picked in a two-step choice; `message_id`: the message the answer edits
+        (None: a new one); when it is the live hand message, its picture is kept unless the hand changed."""
         runtime = self.tables.get(table.id)
-        drawn = None
+        live = runtime.hands.get(table.seats[seat].user_id) if runtime is not None else None  # type: ignore[arg-type]
+        shown = live.picture if live is not None and message_id is not None and live.message_id == message_id else None
+        message, _ = await self._hand(table, seat, note=note, confirm_drop=confirm_drop, focus=focus, shown=shown)
+        return message
+
+    async def _hand(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
+                    focus: str | None = None, shown: pictures.HandPicture | None = None) -> tuple[dict[str, Any], pictures.HandPicture | None]:
+        """The hand message, and the picture it shows (None: pictures are off here)."""
         user_id = table.seats[seat].user_id
-        if runtime is not None and user_id in runtime.drawn:
-            key, card = runtime.drawn[user_id]
-            drawn = card if key == table.turn_key else None
-        return render.hand_message(
-            table.seat_view(seat), table_id=table.id, hand_number=table.hand_number, moves=table.moves,
+        drawn = self._drawn(table, user_id)
+        view = table.seat_view(seat)
+        on = await self.pictures_on(table.guild_id)
+        picture = render.hand_picture(view, drawn) if on else None
+        message = render.hand_message(
+            view, table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
-            deadline=await self.deadline(table), picture=await self.pictures_on(table.guild_id), focus=focus,
+            deadline=await self.deadline(table), picture=on, shown=shown, focus=focus,
             hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
+        return message, picture
+
+    def _drawn(self, table: Table, user_id: int | None) -> Card | None:
+        """The card `user_id` drew in the turn in play, if they drew one."""
+        runtime = self.tables.get(table.id)
+        if runtime is None or user_id not in runtime.drawn:
+            return None
+        key, card = runtime.drawn[user_id]  # type: ignore[index]
+        return card if key == table.turn_key else None
 
     async def deadline(self, table: Table) -> float | None:
         """When the turn in play runs out (Unix time); None when no person's turn is timed."""
@@ -315,10 +344,17 @@ class LiveTables:
     # ------------------------------------------------------------------ private hands
 
     @contextlib.asynccontextmanager
-    async def hand_turn(self, table_id: int, user_id: int):
-        """A person's click on their hand waits for an edit of that hand in flight, so the newer
-        state lands last; but never long enough to miss Discord's 3 seconds."""
-        lock = self.runtime(table_id).hand_locks[user_id]
+    async def hand_turn(self, table_id: int, user_id: int, message_id: int | None = None):
+        """A person's click on their live hand message (`message_id`) waits for an edit of that
+        message in flight, so the newer state lands last; but never long enough to miss Discord's
+        3 seconds. A click elsewhere (My hand, the ping's button, an older hand message) answers
+        with a new or another message, which no edit in flight can overwrite: it goes ahead."""
+        runtime = self.runtime(table_id)
+        live = runtime.hands.get(user_id)
+        if live is None or message_id is None or live.message_id != message_id:
+            yield
+            return
+        lock = runtime.hand_locks[user_id]
         try:
             await asyncio.wait_for(lock.acquire(), HAND_WAIT_SECONDS)
         except TimeoutError:
@@ -336,9 +372,14 @@ class LiveTables:
         message of this person at this table is deleted."""
         runtime = self.runtime(table.id)
         old = runtime.hands.get(user_id)
-        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves)
+        # the picture the reply showed, sent or kept: the hand's own, as `hand_message` drew it
+        seat = table.seat_of(user_id)
+        picture = None
+        if seat is not None and table.game is not None and self._pictures.get(table.guild_id):
+            picture = render.hand_picture(table.seat_view(seat), self._drawn(table, user_id))
+        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves, picture)
         if old is not None and old.message_id != message_id and old.fresh:
-            asyncio.create_task(self._delete_hand(old), name=f"tonk-hand-delete-{table.id}")
+            asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
 
     def drew(self, table: Table, user_id: int, card: Card) -> None:
         """`user_id` drew `card` this turn: their hand names and marks it until the turn ends."""
@@ -347,7 +388,12 @@ class LiveTables:
             self.runtime(table.id).drawn[user_id] = (key, card)
 
     @staticmethod
-    async def _delete_hand(hand: LiveHand) -> None:
+    async def _delete_hand(runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
+        """Remove a hand message that a newer one replaced, once any edit of it in flight is over
+        (a click that opened the new one did not wait for that edit)."""
+        async with runtime.hand_locks[user_id]:
+            if hand.gone:
+                return
         try:
             await hand.interaction.delete_original_response()
         except (discord.HTTPException, OSError, aiohttp.ClientError):
@@ -359,28 +405,41 @@ class LiveTables:
             await asyncio.gather(*(self._follow_hand(runtime, table, user_id) for user_id in list(runtime.hands)))
 
     async def _follow_hand(self, runtime: TableRuntime, table: Table, user_id: int) -> None:
+        hand = runtime.hands.get(user_id)
+        if hand is None or hand.moves >= table.moves:
+            return  # a reply showed this state or a newer one already
+        if not hand.fresh:
+            del runtime.hands[user_id]  # the next ping's button brings the hand back
+            return
+        seat = table.seat_of(user_id)
+        picture = None
+        if seat is None or not table.is_open:
+            message: dict[str, Any] = render.hand_closed(table.id, left=seat is None and table.is_open)
+        elif table.game is None:
+            message = render.hand_between(table.id, table.hand_number)
+        else:
+            # built (and any new picture drawn) before waiting for the hand: a click meanwhile
+            # answers with this state or a newer one, and this edit then has nothing to do
+            message, picture = await self._hand(table, seat, shown=hand.picture)
         async with runtime.hand_locks[user_id]:
-            hand = runtime.hands.get(user_id)
-            if hand is None or hand.moves >= table.moves:
-                return  # a reply showed this state or a newer one already
-            if not hand.fresh:
-                del runtime.hands[user_id]  # the next ping's button brings the hand back
+            if runtime.hands.get(user_id) is not hand or hand.moves >= table.moves:
                 return
-            seat = table.seat_of(user_id)
+            if "attachments" not in message and hand.picture != picture:
+                # the message's picture is not the one this edit keeps: send it after all
+                message, picture = await self._hand(table, seat, shown=None)  # type: ignore[arg-type]
             if seat is None or not table.is_open:
-                message: dict[str, Any] = render.hand_closed(table.id, left=seat is None and table.is_open)
                 del runtime.hands[user_id]
-            elif table.game is None:
-                message = render.hand_between(table.id, table.hand_number)
-            else:
-                message = await self.hand_message(table, seat)
             hand.moves = table.moves
+            hand.picture = None  # not known until the edit lands
             try:
                 await hand.interaction.edit_original_response(**message)
             except discord.HTTPException as exc:
                 log.info("table %s: a private hand can no longer be edited (%s)", table.id, exc.status)
+                hand.gone = True
                 if runtime.hands.get(user_id) is hand:
                     del runtime.hands[user_id]
+            else:
+                hand.picture = picture
 
     # ------------------------------------------------------------------ computer players
 

@@ -9,7 +9,10 @@ cards, so a picture cannot leak one. `table_picture_from_view` and
 map its own public view onto them instead.
 
 Pictures are cached per input (the values are hashable), so a message edited for
-every move re-renders only when what it shows has changed.
+every move re-renders only when what it shows has changed. The cache is small: the live
+table code keeps what each message shows and sends no picture that did not change, so the
+cache only serves a state shown twice in a row (256 of each held up to about 7 MB of
+pictures of states long gone).
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ PLUS = (150, 230, 160)
 MINUS = (255, 160, 150)
 TABLE_WIDTH = 640  # Discord shows pictures 400-550 px wide: keep the cards large in it
 MARGIN = 16
-CACHE_SIZE = 256
+CACHE_SIZE = 32
 EVERY_CARD = tuple(Card.by_index(i) for i in range(52 + MAX_JOKERS))
 SUIT_OF_SYMBOL = {suit.symbol: suit for suit in Suit}
 

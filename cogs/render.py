@@ -83,6 +83,14 @@ def attach(message: dict[str, Any], name: str, picture: pictures.Picture | None)
     return message
 
 
+def keep(message: dict[str, Any], name: str) -> dict[str, Any]:
+    """Show the picture the edited message carries already: no `attachments` in the edit, so
+    Discord keeps its files (and discord.py sends no upload), and the embed points at it again."""
+    message.pop("attachments", None)
+    message["embed"].set_image(url=f"attachment://{name}")
+    return message
+
+
 def as_new(message: dict[str, Any]) -> dict[str, Any]:
     """An edit's keywords as those of a new message (`send` takes files, not attachments)."""
     out = dict(message)
@@ -90,6 +98,16 @@ def as_new(message: dict[str, Any]) -> dict[str, Any]:
     if files:
         out["files"] = files
     return out
+
+
+def channel_picture(table: PublicTable) -> pictures.TablePicture | None:
+    """The picture the channel message of `table` carries when pictures are on (None: no picture):
+    a hand in play or its showdown, not the lobby, nor the table between hands after the seats changed."""
+    if table.status in (Status.LOBBY, Status.CLOSED) or table.phase is None or not table.seats:
+        return None
+    if table.outcome is None and table.status is Status.BETWEEN_HANDS:
+        return None
+    return table_picture(table)
 
 
 def table_picture(table: PublicTable) -> pictures.TablePicture:
@@ -333,8 +351,8 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     if table.anyone_away:
         items.append(button(t, Verb.BACK, "I'm back", row=0))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
-    shown = picture and dealt and table.seats and (out is not None or not over)
-    return attach(message, "table.png", pictures.render_table(table_picture(table)) if shown else None)
+    wanted = channel_picture(table) if picture else None
+    return attach(message, "table.png", pictures.render_table(wanted) if wanted is not None else None)
 
 
 def side_bets_button(table: PublicTable) -> list:
@@ -459,12 +477,13 @@ def either(names: list[str]) -> str:
 def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int, away: bool = False,
                  note: str | None = None, drawn: Card | None = None, confirm_drop: bool = False,
                  deadline: float | None = None, picture: bool = False, hint: str | None = None,
-                 focus: str | None = None) -> dict[str, Any]:
+                 focus: str | None = None, shown: pictures.HandPicture | None = None) -> dict[str, Any]:
     """The ephemeral message with one player's cards and the plays legal right now, built only
     from what that seat may see (the engine's `SeatView`). `drawn` is the card this seat just
     drew (marked in the hand); `confirm_drop` asks before a drop; `deadline` ends the turn;
     `hint`: the service's line for a player's first hand, if this is it; `focus`: the group picked
-    in the first step of a two-step choice (`verb:group`)."""
+    in the first step of a two-step choice (`verb:group`); `shown`: the picture the edited message
+    carries already, kept rather than sent again when it is still right."""
     t = table_id
     hand = sorted_hand(view.hand)
     drawn = drawn if drawn in hand else None
@@ -522,7 +541,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
         items.append(button(t, Verb.DROP_CONFIRM, f"Drop with {view.count}", style=discord.ButtonStyle.danger,
                             version=moves, row=0))
         items.append(button(t, Verb.REFRESH, "Cancel", version=moves, row=0))
-        return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, hand, drawn, picture)
+        return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
     if "draw" in verbs:
         label = "Draw (ends the hand)" if stock_empty else "Draw"
         items.append(button(t, Verb.DRAW, label, style=discord.ButtonStyle.primary, version=moves, row=0))
@@ -561,7 +580,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
             discord.SelectOption(label=f"{a.card.label} for the wild card on {on_spread(a.spread)}"[:100],
                                  value=action_arg(a)) for a in swaps
         ], version=moves, row=4))
-    return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, hand, drawn, picture)
+    return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
 
 
 def _natural_group(action: Spread) -> tuple[str, str]:
@@ -613,10 +632,21 @@ def hand_closed(table_id: int, *, left: bool) -> dict[str, Any]:
     return {"embed": embed, "view": None, "attachments": []}
 
 
-def _with_hand_picture(message: dict[str, Any], view: SeatView, hand: list[Card], drawn: Card | None,
-                       picture: bool) -> dict[str, Any]:
-    shown = pictures.render_hand(pictures.hand_picture_from_view(view, drawn=drawn, order=hand)) if picture else None
-    return attach(message, "hand.png", shown)
+def hand_picture(view: SeatView, drawn: Card | None = None) -> pictures.HandPicture:
+    """The picture of a private hand: the seat's own cards in the order the message lists them,
+    the card just drawn marked. The discard and the stock are in the message's text; left out of
+    the picture, it changes only when the hand does, so another player's move sends no new one."""
+    return pictures.hand_picture_from_view(view, drawn=drawn, order=sorted_hand(view.hand), show_discard=False)
+
+
+def _with_hand_picture(message: dict[str, Any], view: SeatView, drawn: Card | None, picture: bool,
+                       shown: pictures.HandPicture | None) -> dict[str, Any]:
+    if not picture:
+        return attach(message, "hand.png", None)
+    wanted = hand_picture(view, drawn)
+    if wanted == shown:
+        return keep(message, "hand.png")
+    return attach(message, "hand.png", pictures.render_hand(wanted))
 
 
 # ---------------------------------------------------------------------------- commands

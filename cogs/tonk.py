@@ -409,7 +409,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if click.verb not in PLAYS and click.verb not in HAND_VERBS:
             await self._table_call(interaction, click)
             return
-        async with self.live.hand_turn(click.table_id, interaction.user.id):
+        async with self.live.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
             try:
                 if click.verb in PLAYS:
                     await self._play(interaction, click)
@@ -437,7 +437,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             if len(new) == 1:
                 self.live.drew(table, person.user_id, new.pop())
         note = "Done." if table.game is None or table.game.over else None
-        await interaction.response.edit_message(**await self.live.hand_message(table, seat, note=note))
+        await interaction.response.edit_message(**await self.live.hand_message(
+            table, seat, note=note, message_id=_message_id(interaction)))
         self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction))
 
     async def _table_call(self, interaction: discord.Interaction, click: Click) -> None:
@@ -482,7 +483,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if table.game is None:
             raise UserError("No hand has been dealt at this table yet." if table.hand_number == 0 else
                             "The seats changed since the last hand: your cards come with the next deal.")
-        message = await self.live.hand_message(table, seat, note=note, confirm_drop=confirm_drop, focus=focus)
+        message = await self.live.hand_message(table, seat, note=note, confirm_drop=confirm_drop, focus=focus,
+                                               message_id=_message_id(interaction) if edit else None)
         if edit:
             await interaction.response.edit_message(**message)
             message_id = _message_id(interaction)

@@ -5,7 +5,7 @@ BotProcess, TONK_TABLE_EDIT_INTERVAL=1 as in production) against the fake Discor
 127.0.0.1, on a SQLite file in a temporary directory. One guild, one channel per table,
 2 or 3 distinct members per table. Scripted members open the tables (`/tonk new`, a few
 at a time), join and start them, then play every table at once by clicks, as people do:
-"My hand", Draw (or Drop now and then), lay a spread when one is offered, discard the
+"My hand", Draw (or Drop now and then, confirmed with "Drop with N"), lay a spread when one is offered, discard the
 highest card, "Next hand" when a hand ends. Before every click the acting player thinks
 a uniform `--think-min`..`--think-max` seconds (default 0.5-2 s).
 
@@ -18,7 +18,7 @@ Figures printed:
   - the bot's RSS (VmRSS of /proc/<pid>/status): after login with no table, with every
     table open, dealt and in play (after the warm-up), and after the run; memory per
     table is (RSS with tables - baseline) / tables; and how RSS grew over the window;
-  - CPU used by the bot process, by this process (the fake and the scripted users) and
+  - CPU used by the bot process (also as milliseconds per acknowledged click), by this process (the fake and the scripted users) and
     by anything else on the machine, since all share its cores;
   - with `--baseline-seconds` (default 20), the same click pattern against the fake's
     trivial test bot (`python -m fakediscord.testbot`, a counter button answered at once),
@@ -131,10 +131,11 @@ def own_cpu_seconds() -> float:
     return t.user + t.system
 
 
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) jiffies of all cores, from /proc/stat."""
+def machine_busy(*, niced: bool = True) -> tuple[float, float]:
+    """(busy, total) jiffies of all cores, from /proc/stat; `niced=False` leaves out the work of
+    processes running under `nice`, which yields the CPU to the benchmark."""
     values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    idle = values[3] + values[4]
+    idle = values[3] + values[4] + (0 if niced else values[1])
     return sum(values) - idle, sum(values)
 
 
@@ -158,6 +159,12 @@ def quantiles(values: list[float]) -> dict[str, float]:
         return {"count": 1, "p50": v, "p90": v, "p99": v, "max": v}
     q = statistics.quantiles(values, n=100, method="inclusive")
     return {"count": len(values), "p50": q[49], "p90": q[89], "p99": q[98], "max": values[-1]}
+
+
+def cpu_per_click(cpu_seconds_used: float, latencies: list[float]) -> float:
+    """Milliseconds of the bot's CPU per acknowledged click in the window: what a click costs,
+    comparable between commits and machines' loads where percentages of a core are not."""
+    return 1000 * cpu_seconds_used / max(1, len(latencies))
 
 
 def ms(stats: dict[str, float]) -> str:
@@ -344,6 +351,13 @@ async def play_turn(driver: Driver, table: Table) -> None:
         await driver.think(rng)
         if drop is not None and (hand_count(hand) <= 10 or (rounds > 2 and rng.random() < 0.35)):
             await driver.click("drop", member, hand, drop.custom_id)
+            confirm = find_button(hand, "Drop with")  # the bot asks first: "Drop with N" or Cancel
+            if confirm is None:
+                driver.clicks.surprise("drop", f"no confirm: {hand.text}")
+                await resync(driver, table)
+                return
+            await driver.think(rng)
+            await driver.click("dropnow", member, hand, confirm.custom_id)
         else:
             await driver.click("draw", member, hand, draw.custom_id)
     if HAND_OVER not in hand.text and find_button(hand, "Draw") is None:
@@ -419,7 +433,7 @@ def _package(frame: str) -> str:
     return name if name in PACKAGES else "other"
 
 
-def summarize_py_spy(path: Path, top: int = 20) -> str:
+def summarize_py_spy(path: Path, top: int = 20, *, gil: bool = True) -> str:
     """Where the bot's busy samples go, from py-spy's raw (collapsed) output.
 
     Samples whose leaf is a thread waiting (the event loop in epoll, aiosqlite's workers
@@ -447,7 +461,8 @@ def summarize_py_spy(path: Path, top: int = 20) -> str:
     if not busy:
         return "py-spy: no busy samples"
     pct = lambda n: f"{100 * n / busy:5.1f}%"  # noqa: E731
-    lines = [f"py-spy --gil: {total} samples at 100 Hz (the thread holding the GIL), {busy} not idle"]
+    who = "the thread holding the GIL" if gil else "every busy thread"
+    lines = [f"py-spy{' --gil' if gil else ''}: {total} samples at 100 Hz ({who}), {busy} not idle"]
     lines.append("  own share of busy samples by package (leaf frame):")
     lines += [f"    {pct(n)}  {name}" for name, n in packages.most_common()]
     lines.append("  inclusive share, the project's functions (with what they call):")
@@ -539,8 +554,10 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         spy = None
         if args.py_spy:
             spy = subprocess.Popen(
-                ["py-spy", "record", "--pid", str(pid), "--duration", str(int(args.seconds)), "--rate", "100",
-                 "--nonblocking", "--gil", "--format", "raw", "--output", str(args.py_spy)],
+                [shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+                 or "py-spy", "record", "--pid", str(pid), "--duration", str(int(args.seconds)), "--rate", "100",
+                 "--nonblocking", *([] if args.py_spy_threads else ["--gil"]), "--format", "raw",
+                 "--output", str(args.py_spy)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         start = time.perf_counter()
         bot_cpu0, own_cpu0, busy0 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
@@ -596,6 +613,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
             driver_refusals=dict(clicks.refusals),
             driver_samples=clicks.samples,
             bot_cpu_percent=100 * (bot_cpu1 - bot_cpu0) / elapsed,
+            bot_cpu_ms_per_click=cpu_per_click(bot_cpu1 - bot_cpu0, latencies),
             harness_cpu_percent=100 * (own_cpu1 - own_cpu0) / elapsed,
             machine_busy_percent=100 * (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * (os.cpu_count() or 1),
         )
@@ -603,7 +621,8 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         result["violations"] = dict(kinds)
         result["rate_limit_hits"] = dict(hits)
         result["requests"] = dict(Counter(r.route for r in fake.requests))
-        result["py_spy"] = summarize_py_spy(Path(args.py_spy)) if args.py_spy and Path(args.py_spy).exists() else None
+        spied = Path(args.py_spy) if args.py_spy else None
+        result["py_spy"] = summarize_py_spy(spied, gil=not args.py_spy_threads) if spied and spied.exists() else None
     finally:
         code = await process.stop(timeout=15)
         result["bot_exit_code"] = code
@@ -650,12 +669,14 @@ async def run_testbot(args: argparse.Namespace, workdir: Path) -> dict:
         await fake.settle()
         window = clicks.window(start, end)
         elapsed = end - start
+        latencies = [s.ack_latency for _, s in window if s.ack_latency is not None]
         result.update(
             seconds=elapsed,
             clicks=len(window),
             clicks_per_second=len(window) / elapsed,
-            ack=quantiles([s.ack_latency for _, s in window if s.ack_latency is not None]),
+            ack=quantiles(latencies),
             bot_cpu_percent=100 * (bot_cpu1 - bot_cpu0) / elapsed,
+            bot_cpu_ms_per_click=cpu_per_click(bot_cpu1 - bot_cpu0, latencies),
             harness_cpu_percent=100 * (own_cpu1 - own_cpu0) / elapsed,
             driver_timeouts=clicks.timeouts,
         )
@@ -676,6 +697,8 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
     print(f"clicks            {tonk['clicks']} ({tonk['clicks_per_second']:.1f} per second); "
           f"not acknowledged {tonk['unacked_in_window']}")
     print(f"ack latency       {ms(tonk['ack'])}")
+    print(f"CPU per click     {tonk['bot_cpu_ms_per_click']:.2f} ms of the bot's CPU per acknowledged click "
+          f"(bot {tonk['bot_cpu_percent']:.0f}% of a core)")
     for verb, stats in tonk["ack_by_verb"].items():
         print(f"  {verb:<8}        {ms(stats)}")
     print(f"setup ack         {ms(tonk['setup_ack'])} ({tonk['setup_seconds']:.1f} s for {tonk['tables']} tables)")
@@ -711,7 +734,8 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
         print("=== trivial test bot, same pattern (the harness's floor) ===")
         print(f"clicks            {floor['clicks']} ({floor['clicks_per_second']:.1f} per second) in {floor['seconds']:.1f} s")
         print(f"ack latency       {ms(floor['ack'])}")
-        print(f"CPU               bot {floor['bot_cpu_percent']:.0f}%, harness {floor['harness_cpu_percent']:.0f}%")
+        print(f"CPU               bot {floor['bot_cpu_percent']:.0f}% ({floor['bot_cpu_ms_per_click']:.2f} ms per click), "
+              f"harness {floor['harness_cpu_percent']:.0f}%")
         print(f"violations        {floor['violations'] or 'none'}; 429s {floor['rate_limit_hits'] or 'none'}")
     if tonk.get("py_spy"):
         print()
@@ -724,15 +748,18 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
 
 
 async def wait_quiet(limit: float, most_percent: float = 25.0) -> None:
-    """Wait (at most `limit` s) until other processes use less than `most_percent` of a core over 3 s."""
+    """Wait (at most `limit` s) until other processes use less than `most_percent` of a core over 3 s
+    (work under `nice`, which yields to the benchmark, is not counted)."""
     deadline = time.monotonic() + limit
     while True:
-        b0 = machine_busy()
+        b0, n0 = machine_busy(niced=False), machine_busy()
         await asyncio.sleep(3)
-        b1 = machine_busy()
-        busy = 100 * (b1[0] - b0[0]) / max(1, b1[1] - b0[1]) * (os.cpu_count() or 1)
+        b1, n1 = machine_busy(niced=False), machine_busy()
+        cores = 100 * (os.cpu_count() or 1)
+        busy = cores * (b1[0] - b0[0]) / max(1, b1[1] - b0[1])
         if busy < most_percent or time.monotonic() > deadline:
-            print(f"machine busy {busy:.0f}% of a core before the run", flush=True)
+            niced = cores * (n1[0] - n0[0]) / max(1, n1[1] - n0[1]) - busy
+            print(f"machine busy {busy:.0f}% of a core before the run (and {niced:.0f}% niced)", flush=True)
             return
         await asyncio.sleep(5)
 
@@ -778,6 +805,8 @@ def main() -> int:
     parser.add_argument("--baseline-seconds", type=float, default=20.0,
                         help="window for the trivial test bot with the same pattern (0: skip)")
     parser.add_argument("--py-spy", metavar="FILE", help="record the bot with py-spy (raw collapsed stacks) over the window")
+    parser.add_argument("--py-spy-threads", action="store_true",
+                        help="sample every busy thread, not only the one holding the GIL (where CPU goes, C code included)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",

@@ -3,9 +3,8 @@ asks once, and people join or leave between hands without stalling the table."""
 
 import re
 
-from e2e_helpers import (DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, open_hand,
-                         play_simple_turn,
-                         seat_counts, turn_name)
+from e2e_helpers import (DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, menu,
+                         open_hand, play_simple_turn, seat_counts, turn_name)
 from test_bot_e2e import open_table, start_bot, start_table
 
 PLAYERS = ["alice", "bob", "carol"]
@@ -200,3 +199,31 @@ async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_sh
     await play_simple_turn(fake, name.lower(), table, hand=hand)
     await fake.wait_for(lambda: [a.filename for a in table.attachments] == ["table.png"], timeout=10,
                         what="the table's picture once pictures are on")
+
+
+async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    player = turn_name(table).lower()
+    watcher = "bob" if player == "alice" else "alice"
+    watching = await open_hand(fake, watcher, table)
+    picture = watching.attachment("hand.png")
+    stock = field(watching, "Stock")
+    # the player to act draws and discards (two cards in and out: the hand cannot end)
+    hand = await open_hand(fake, player, table)
+    await ack(await fake.click(player, button(hand, "Draw")))
+    await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
+    await ack(await fake.select(player, menu(hand, "discard"), values=[menu(hand, "discard").options[0].value]))
+    # the watcher's hand follows: new text, the same file, still shown in the embed
+    await fake.wait_for(lambda: "Your turn" in watching.text, timeout=10, what="the watcher's hand to follow")
+    assert field(watching, "Stock") != stock
+    assert [a.id for a in watching.attachments] == [picture.id]
+    assert watching.embeds[0]["image"]["url"] == "attachment://hand.png"
+    # the watcher's own draw changes their cards: the picture is sent anew
+    await ack(await fake.click(watcher, button(watching, "Draw")))
+    await fake.wait_for(lambda: DRAWN in watching.text, what="the watcher's draw")
+    drawn = watching.attachment("hand.png")
+    assert drawn.id != picture.id and drawn.data.startswith(b"\x89PNG") and drawn.data != picture.data

@@ -2,10 +2,12 @@
 empty stock, a tied stock-out, plurals) and the table's side of live play (joining between
 hands at the dealer's right, the timer's plays marked in the log)."""
 
+import asyncio
 import random
 
 from bot.table import Level, Scoring, Status, Table
 from cogs import render
+from cogs.live import LiveHand, LiveTables
 from engine import DRAW, DROP, Rules, sorted_hand
 from engine_helpers import C, deal
 
@@ -51,6 +53,25 @@ def test_the_drawn_card_is_named_and_marked_and_the_discard_menu_follows_the_han
     assert message["embed"].image.url == "attachment://hand.png"
     # another seat's view cannot be marked with a card it does not hold
     assert "[" not in hand(game.view(1), drawn=C("7h"))["embed"].description
+
+
+def test_a_hand_keeps_its_picture_while_other_players_move_and_sends_a_new_one_when_it_changes():
+    game = deal(["Kc 2h 9s As 5d", "3c 4c 8h 9h Jd"], stock="7h 6s")
+    watcher_before, player_before = game.view(1), game.view(0)
+    shown = render.hand_picture(watcher_before)
+    game.apply(0, DRAW)  # the other player's move: the stock changes, the watcher's cards do not
+    watcher = game.view(1)
+    assert field(hand(watcher, picture=True), "Stock") != field(hand(watcher_before, picture=True), "Stock")
+    kept = hand(watcher, picture=True, shown=shown)
+    # the edit names no attachments, so Discord keeps the file; the embed still shows it
+    assert "attachments" not in kept and kept["embed"].image.url == "attachment://hand.png"
+    # the drawing player's own hand changed: the edit of their message sends a new picture
+    sent = hand(game.view(0), drawn=C("7h"), picture=True, shown=render.hand_picture(player_before))
+    assert [f.filename for f in sent["attachments"]] == ["hand.png"]
+    # a new message (nothing shown yet) carries the picture; with pictures off there is none
+    assert [f.filename for f in hand(watcher, picture=True)["attachments"]] == ["hand.png"]
+    off = hand(watcher, shown=shown)
+    assert off["attachments"] == [] and off["embed"].image.url is None
 
 
 def test_drop_asks_once_with_the_count():
@@ -124,3 +145,27 @@ def test_plays_made_by_the_timer_say_so_in_the_log_and_survive_a_save():
     assert f"⏰ {sleeper} discarded" in plays
     again = Table.from_json(table.to_json())
     assert again.timer_plays == table.timer_plays == (0, 1)
+
+
+async def test_a_click_waits_only_for_an_edit_in_flight_of_the_message_it_answers_on():
+    """A click on the live hand message waits for that message's edit in flight (the newer state
+    must land last); My hand, the ping's button or an older message answer elsewhere: no wait."""
+    live = LiveTables(client=None, service=None, settings=None)  # type: ignore[arg-type]
+    runtime = live.runtime(7)
+    runtime.hands[10] = LiveHand(interaction=None, message_id=500, moves=3)  # type: ignore[arg-type]
+    lock = runtime.hand_locks[10]
+    await lock.acquire()  # the follow-up edit of message 500 is in flight
+    entered: list[int | None] = []
+
+    async def click(message_id):
+        async with live.hand_turn(7, 10, message_id):
+            entered.append(message_id)
+
+    elsewhere = [asyncio.create_task(click(m)) for m in (None, 499)]  # My hand / the ping, an older message
+    on_live = asyncio.create_task(click(500))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert entered == [None, 499]  # answered at once
+    lock.release()  # the edit landed
+    await asyncio.gather(on_live, *elsewhere)
+    assert entered == [None, 499, 500]
