@@ -3,6 +3,7 @@
 import asyncio
 import random
 from collections import Counter, defaultdict
+from datetime import datetime
 
 import pytest
 from conftest_store import ACCOUNTS, GUILD, db, fake_hand, new_table, simple_hand  # noqa: F401 (db is a fixture)
@@ -316,16 +317,24 @@ async def test_fifty_hands_finishing_at_once_lose_nothing(db):  # noqa: F811
         assert {h.hand_id for h in await recent_hands(session, guild_id=GUILD, limit=100)} == {h for h, _, _ in hands}
 
 
-async def test_sqlite_writes_in_one_call_exactly_what_the_portable_statements_write(tmp_path, monkeypatch):
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_one_statement_writes_exactly_what_the_portable_statements_write(backend, request, tmp_path, monkeypatch):
+    # SQLite: one INSERT into the trigger's view; PostgreSQL: one statement of WITH queries.
     from bot.store import hands as hands_module
     from bot.store import open_database, start_new_season
 
     rng = random.Random(5)
     played = [(rng.sample(ACCOUNTS, players), fake_hand(rng, players)) for players in (2, 3, 4, 6, 5, 2)]
+    flag = {"sqlite": "SQLITE_IN_ONE_CALL", "postgresql": "POSTGRESQL_IN_ONE_STATEMENT"}[backend]
+
+    def new_database(name):
+        if backend == "sqlite":
+            return f"sqlite+aiosqlite:///{tmp_path}/{name}.db"
+        return request.getfixturevalue("postgres_server").new_database()
 
     async def dump(one_call):
-        monkeypatch.setattr(hands_module, "SQLITE_IN_ONE_CALL", one_call)
-        async with await open_database(f"sqlite+aiosqlite:///{tmp_path}/{one_call}.db") as database:
+        monkeypatch.setattr(hands_module, flag, one_call)
+        async with await open_database(new_database(one_call)) as database:
             for n, (players, hand) in enumerate(played):
                 if n == 3:
                     async with database.sessions() as session:
@@ -353,7 +362,8 @@ async def test_sqlite_writes_in_one_call_exactly_what_the_portable_statements_wr
     assert len(one_call["hands"]) == 7 and all(one_call[table] for table in one_call)
 
     def without_times(rows):  # finished_at/updated_at are the same values, written a moment apart
-        return [tuple(value for value in row if not (isinstance(value, str) and value[:2] == "20")) for row in rows]
+        return [tuple(value for value in row if not (isinstance(value, datetime) or isinstance(value, str)
+                                                      and value[:2] == "20")) for row in rows]
 
     def without_row_ids(table, rows):
         column = {"hands": 0, "hand_seats": 1}.get(table)

@@ -23,7 +23,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 
-from . import checks, sqlite
+from . import checks, postgresql, sqlite
 from .migrations import house_rules_key
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, Rival, utcnow
 from .summaries import COUNTERS, pairwise_flows, seat_figures
@@ -36,6 +36,10 @@ _NO_WINNERS = frozenset({"void", "draw"})
 SQLITE_IN_ONE_CALL = True
 """On SQLite, write a hand in one statement, one call on the database thread (``sqlite.write_finished_hand``,
 the same statements run by a trigger); False runs the portable statements below there too (the tests compare the two)."""
+
+POSTGRESQL_IN_ONE_STATEMENT = True
+"""On PostgreSQL, write a hand in one statement of data-modifying WITH queries (``postgresql.write_finished_hand``,
+the same row statements); False runs the statements below one by one (the tests compare the two)."""
 
 _hands = Hand.__table__  # type: ignore[attr-defined]
 _hand_seats = HandSeat.__table__  # type: ignore[attr-defined]
@@ -197,6 +201,8 @@ async def record_finished_hand(
     dialect = dialect_name(session)
     if dialect == "sqlite" and SQLITE_IN_ONE_CALL:
         return await sqlite.write_finished_hand(session, *rows)
+    if dialect == "postgresql" and POSTGRESQL_IN_ONE_STATEMENT:
+        return await postgresql.write_finished_hand(session, *rows)
     for row in (*seat_rows, *ledger_rows, *rival_rows, tally_row):
         row["of_hand_id"] = hand_id  # the statements find the hand (its id, its season) by hand_id
     statements = _statements(dialect)
