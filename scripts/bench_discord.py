@@ -688,6 +688,27 @@ def build_sharded_world(tables: int, shards: int, rng: random.Random, *,
     return fake, places
 
 
+async def stop_playing(driver: Driver, players: list[asyncio.Task]) -> None:
+    """Let every table finish its click in flight (20 s at most), then stop."""
+    driver.stopping = True
+    await asyncio.wait(players, timeout=20)
+    for player in players:
+        player.cancel()
+
+
+async def deal_all(driver: Driver, tables: list[Table], at_once: int) -> float:
+    """Open, join and deal every table, `at_once` tables at a time; the seconds it took."""
+    started = time.perf_counter()
+    waiting = iter(tables)
+
+    async def dealer() -> None:
+        for table in waiting:
+            await open_table(driver, table)
+
+    await asyncio.gather(*(dealer() for _ in range(at_once)))
+    return time.perf_counter() - started
+
+
 async def run_shards(args: argparse.Namespace, workdir: Path) -> dict:
     """`args.shards` bot processes (SHARD_COUNT=n, SHARD_IDS=i) on one database, `args.tables` tables per shard."""
     rng = random.Random(args.seed)
@@ -711,19 +732,12 @@ async def run_shards(args: argparse.Namespace, workdir: Path) -> dict:
         result["rss_baseline_kib"] = [await steady_rss(pid) for pid in pids]
         print(f"{args.shards} shard processes {pids} logged in", flush=True)
 
-        clicks = Clicks()
-        driver = Driver(fake, clicks, (args.think_min, args.think_max))
+        driver = Driver(fake, Clicks(), (args.think_min, args.think_max))
+        clicks = driver.clicks
         tables = [Table(i, channel, players, random.Random(args.seed * 100_003 + i))
                   for i, (_, channel, players) in enumerate(places)]
-        gate = asyncio.Semaphore(args.setup_concurrency)
-
-        async def setup(table: Table) -> None:
-            async with gate:
-                await open_table(driver, table)
-
-        t0 = time.perf_counter()
-        await asyncio.gather(*(setup(t) for t in tables))
-        print(f"{len(tables)} tables opened, joined and dealt in {time.perf_counter() - t0:.1f} s", flush=True)
+        seconds = await deal_all(driver, tables, args.setup_concurrency)
+        print(f"{len(tables)} tables opened, joined and dealt in {seconds:.1f} s", flush=True)
         drivers = [asyncio.create_task(play(driver, t)) for t in tables]
         await asyncio.sleep(args.warmup)
         result["rss_with_tables_kib"] = [await steady_rss(pid) for pid in pids]
@@ -734,10 +748,7 @@ async def run_shards(args: argparse.Namespace, workdir: Path) -> dict:
         end = time.perf_counter()
         cpu1, own1, busy1 = [cpu_seconds(pid) for pid in pids], own_cpu_seconds(), machine_busy()
         hands = sum(t.hands_ended for t in tables) - hands0
-        driver.stopping = True
-        await asyncio.wait(drivers, timeout=20)
-        for task in drivers:
-            task.cancel()
+        await stop_playing(driver, drivers)
         await fake.settle()
 
         elapsed = end - start
