@@ -249,6 +249,19 @@ async def test_a_hand_of_a_table_that_does_not_exist_is_refused_and_nothing_is_w
     assert await record(db, "nowhere:1", [CROAKER, GOBLIN], hand)  # the id was not used up
 
 
+async def test_names_with_quotes_and_any_characters_are_stored_as_they_are(db):  # noqa: F811
+    # The rows travel as JSON into one statement on each database: nothing may be mangled.
+    odd = [PlayerRef.human(41, 'O\'Brien "the \\ one"'), PlayerRef.computer("Ünï 🂡 \u2028 bot; DROP TABLE ledger")]
+    hand = simple_hand([p.display_name for p in odd], [3, -3])
+    assert await record(db, "odd:1", odd, hand)
+    rows = await ledger_rows(db)
+    assert {account: row.display_name for account, row in rows.items()} == {p.account: p.display_name for p in odd}
+    assert (rows[odd[0].account].balance, rows[odd[1].account].balance) == (3, -3)
+    async with db.sessions() as session:
+        [summary] = await recent_hands(session, guild_id=GUILD)
+    assert summary.players == tuple(p.display_name for p in odd)
+
+
 async def test_a_rolled_back_first_hand_on_a_connection_does_not_break_the_next(db):  # noqa: F811
     # On SQLite a connection creates what it writes hands with at its first hand, inside
     # the caller's transaction: a rollback takes it away, and the next hand must still work.
