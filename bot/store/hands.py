@@ -241,6 +241,9 @@ def _statements(dialect: str) -> tuple[Any, ...]:
     return (_hand_insert(dialect), *row_statements(dialect, _bound_rows))
 
 
+FROM_THE_DATABASE = frozenset({"id", "season"})
+"""The hand's columns the database gives (its row id, and its season read in the statement), not the caller."""
+
 ROW_TABLES = (_hand_seats, _ledger, Rival.__table__, HandTally.__table__)  # type: ignore[attr-defined]
 """The tables a hand writes a list of rows to, in the order they are written (``record_finished_hand``'s ``then``)."""
 

@@ -24,8 +24,6 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .portable import retrying
 
-_FROM_THE_DATABASE = frozenset({"id", "season"})  # the hand's id and season are the database's to give
-
 
 @cache
 def _finished_hand() -> tuple[Any, list[str], list[tuple[str, list[str]]]]:
@@ -33,7 +31,7 @@ def _finished_hand() -> tuple[Any, list[str], list[tuple[str, list[str]]]]:
     from . import hands  # hands.py imports the store's modules; its statements are needed only now
 
     hands_table = hands.Hand.__table__  # type: ignore[attr-defined]
-    hand_names = [column.name for column in hands_table.columns if column.name not in _FROM_THE_DATABASE]
+    hand_names = [column.name for column in hands_table.columns if column.name not in hands.FROM_THE_DATABASE]
     hand = (
         insert(hands_table)
         .values({**{name: bindparam(f"hand_{name}", type_=hands_table.c[name].type) for name in hand_names},

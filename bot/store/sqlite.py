@@ -88,21 +88,6 @@ def configure_engine(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
 # everything its triggers do, so the hand is all written or not at all.
 FINISHED_HAND = "tonk_finished_hand"
 _DIALECT = sqlite_dialects.dialect()
-_NOT_FROM_THE_CALLER = frozenset({"id", "season"})  # the hand's id and season are the database's to give
-
-
-def _hand_columns(hands_table: Any) -> list[Any]:
-    return [column for column in hands_table.columns if column.name not in _NOT_FROM_THE_CALLER]
-
-
-def _rows_from_json(statement: Any, column: str, from_hand: Any) -> Any:
-    """``statement``'s rows from the JSON array of arrays ``NEW.<table>`` (values in column order)."""
-    names = [other.name for other in statement.table.columns if other.name != column]
-    rows = func.json_each(literal_column(f"NEW.{statement.table.name}")).table_valued("value")
-    values = [func.json_extract(rows.c.value, f"$[{index}]") for index in range(len(names))]
-    # WHERE true: SQLite's parser needs it between INSERT ... SELECT and ON CONFLICT.
-    source = select(*values, from_hand(literal_column("NEW.hand_id"))).select_from(rows).where(true())
-    return statement.from_select([*names, column], source)
 
 
 @cache
@@ -111,14 +96,27 @@ def _finished_hand() -> tuple[tuple[str, ...], str, _Values, list[tuple[str, _Va
     from . import hands  # hands.py imports this module; its statements are needed only now
 
     hands_table, row_tables = hands.Hand.__table__, hands.ROW_TABLES  # type: ignore[attr-defined]
-    hand_columns = _hand_columns(hands_table)
+    hand_columns = [column for column in hands_table.columns if column.name not in hands.FROM_THE_DATABASE]
+    row_values: list[tuple[str, _Values]] = []
+
+    def rows_from_json(statement: Any, column: str, from_hand: Any) -> Any:
+        # The rows of NEW.<table>, a JSON array of arrays (one value a column, in column order).
+        table = statement.table
+        names = [other.name for other in table.columns if other.name != column]
+        row_values.append((table.name, _Values(names, table)))
+        rows = func.json_each(literal_column(f"NEW.{table.name}")).table_valued("value")
+        values = [func.json_extract(rows.c.value, f"$[{index}]") for index in range(len(names))]
+        # WHERE true: SQLite's parser needs it between INSERT ... SELECT and ON CONFLICT.
+        source = select(*values, from_hand(literal_column("NEW.hand_id"))).select_from(rows).where(true())
+        return statement.from_select([*names, column], source)
+
     # A taken hand_id fails the plain INSERT (UNIQUE), which undoes the whole statement.
     hand_insert = insert(hands_table).from_select(
         [*(column.name for column in hand_columns), "season"],
         select(*(literal_column(f"NEW.{column.name}") for column in hand_columns),
                hands.current_season(literal_column("NEW.guild_id"))),
     )
-    body = [hand_insert, *hands.row_statements("sqlite", _rows_from_json)]
+    body = [hand_insert, *hands.row_statements("sqlite", rows_from_json)]
     compiled = [str(statement.compile(dialect=_DIALECT, compile_kwargs={"literal_binds": True})) for statement in body]
     view_columns = [column.name for column in hand_columns] + [table.name for table in row_tables]
     ddl = (
@@ -130,10 +128,6 @@ def _finished_hand() -> tuple[tuple[str, ...], str, _Values, list[tuple[str, _Va
     insert_sql = (f"INSERT INTO {FINISHED_HAND} ({', '.join(view_columns)}) "
                   f"VALUES ({', '.join(':' + name for name in view_columns)})")
     hand_values = _Values([column.name for column in hand_columns], hands_table)
-    row_values = [
-        (table.name, _Values([other.name for other in table.columns if other.name != column], table))
-        for table, column in zip(row_tables, ("hand_pk", "season", "season", "season"), strict=True)
-    ]
     return ddl, insert_sql, hand_values, row_values
 
 
