@@ -27,6 +27,7 @@ Figures printed:
     python scripts/bench_discord.py --tables 200 --seconds 60
     python scripts/bench_discord.py --tables 200 --seconds 60 --think-min 2 --think-max 8
     python scripts/bench_discord.py --tables 200 --seconds 60 --py-spy /tmp/bot.txt   # profile the bot
+    python scripts/bench_discord.py --tables 200 --seconds 60 --shards 2   # two shard processes, 200 tables each
 
 `--wait-quiet 600` first waits for other processes to leave the CPU alone. A Start that
 the bot answers with an apology (a tonk on the deal, see docs/BENCHMARKS.md) is pressed
@@ -689,6 +690,153 @@ async def run_testbot(args: argparse.Namespace, workdir: Path) -> dict:
     return result
 
 
+# ---------------------------------------------------------------------------- shard processes (issue 11)
+
+
+def build_sharded_world(tables: int, shards: int, rng: random.Random, *,
+                        rate_limits: bool) -> tuple[BenchFake, list[tuple[int, object, list[FakeMember]]]]:
+    """One guild per shard (an id Discord puts on that shard) with `tables` channels, 2 or 3 members a table.
+
+    Returns the fake and, per table, (shard, channel, members)."""
+    fake = BenchFake(rate_limits=None if rate_limits else {}, shards=shards)
+    places = []
+    for shard in range(shards):
+        guild = fake.add_guild(f"Shard {shard} Hall", channels=[f"table-{i:03d}" for i in range(tables)],
+                               shard=(shard, shards))
+        for i in range(tables):
+            names = [f"s{shard}p{len(places):04d}{chr(97 + k)}" for k in range(rng.choice((2, 3)))]
+            places.append((shard, guild.channel(f"table-{i:03d}"), [fake.add_member(guild, n) for n in names]))
+    return fake, places
+
+
+async def stop_playing(driver: Driver, players: list[asyncio.Task]) -> None:
+    """Let every table finish its click in flight (20 s at most), then stop."""
+    driver.stopping = True
+    await asyncio.wait(players, timeout=20)
+    for player in players:
+        player.cancel()
+
+
+async def deal_all(driver: Driver, tables: list[Table], at_once: int) -> float:
+    """Open, join and deal every table, `at_once` tables at a time; the seconds it took."""
+    started = time.perf_counter()
+    waiting = iter(tables)
+
+    async def dealer() -> None:
+        for table in waiting:
+            await open_table(driver, table)
+
+    await asyncio.gather(*(dealer() for _ in range(at_once)))
+    return time.perf_counter() - started
+
+
+async def run_shards(args: argparse.Namespace, workdir: Path) -> dict:
+    """`args.shards` bot processes (SHARD_COUNT=n, SHARD_IDS=i) on one database, `args.tables` tables per shard."""
+    rng = random.Random(args.seed)
+    fake, places = build_sharded_world(args.tables, args.shards, rng, rate_limits=not args.no_rate_limits)
+    await fake.start()
+    processes = [
+        BotProcess(fake, "bot", log_path=workdir / f"bot-shard{shard}.log", env={
+            "DATABASE_URL": args.database_url, "TONK_ENV_FILE": str(workdir / "no.env"),
+            "TONK_COMPUTER_DELAY": str(args.computer_delay), "TONK_TABLE_EDIT_INTERVAL": str(args.edit_interval),
+            "LOG_LEVEL": "INFO", "SHARD_COUNT": str(args.shards), "SHARD_IDS": str(shard)})
+        for shard in range(args.shards)
+    ]
+    shard_of_channel = {channel.id: shard for shard, channel, _ in places}
+    result: dict = {"shards": args.shards, "tables": len(places), "members": sum(len(p) for _, _, p in places)}
+    try:
+        await asyncio.gather(*(process.start(timeout=90) for process in processes))  # they migrate once, together
+        await fake.wait_for_commands("tonk", timeout=30)
+        await fake.wait_for(lambda: len(fake.shard_sessions()) == args.shards, timeout=60, what="every shard")
+        pids = [process.process.pid for process in processes]
+        await asyncio.sleep(3)
+        result["rss_baseline_kib"] = [await steady_rss(pid) for pid in pids]
+        print(f"{args.shards} shard processes {pids} logged in", flush=True)
+
+        driver = Driver(fake, Clicks(), (args.think_min, args.think_max))
+        clicks = driver.clicks
+        tables = [Table(i, channel, players, random.Random(args.seed * 100_003 + i))
+                  for i, (_, channel, players) in enumerate(places)]
+        seconds = await deal_all(driver, tables, args.setup_concurrency)
+        print(f"{len(tables)} tables opened, joined and dealt in {seconds:.1f} s", flush=True)
+        drivers = [asyncio.create_task(play(driver, t)) for t in tables]
+        await asyncio.sleep(args.warmup)
+        result["rss_with_tables_kib"] = [await steady_rss(pid) for pid in pids]
+        start = time.perf_counter()
+        cpu0, own0, busy0 = [cpu_seconds(pid) for pid in pids], own_cpu_seconds(), machine_busy()
+        hands0 = sum(t.hands_ended for t in tables)
+        await asyncio.sleep(args.seconds)
+        end = time.perf_counter()
+        cpu1, own1, busy1 = [cpu_seconds(pid) for pid in pids], own_cpu_seconds(), machine_busy()
+        hands = sum(t.hands_ended for t in tables) - hands0
+        await stop_playing(driver, drivers)
+        await fake.settle()
+
+        elapsed = end - start
+        window = clicks.window(start, end)
+        by_shard: dict[int, list[float]] = defaultdict(list)
+        for _, sent in window:
+            if sent.ack_latency is not None:
+                by_shard[shard_of_channel[sent.channel.id]].append(sent.ack_latency)
+        shard_clicks = Counter(shard_of_channel[sent.channel.id] for _, sent in window)
+        result.update(
+            seconds=elapsed,
+            clicks=len(window),
+            clicks_per_second=len(window) / elapsed,
+            unacked_in_window=sum(1 for _, s in window if s.ack_latency is None),
+            ack=quantiles([latency for values in by_shard.values() for latency in values]),
+            ack_by_shard={shard: quantiles(values) for shard, values in sorted(by_shard.items())},
+            clicks_per_second_by_shard={shard: shard_clicks[shard] / elapsed for shard in range(args.shards)},
+            bot_cpu_percent=[100 * (b - a) / elapsed for a, b in zip(cpu0, cpu1)],
+            bot_cpu_ms_per_click=[1000 * (b - a) / max(1, shard_clicks[shard])
+                                  for shard, (a, b) in enumerate(zip(cpu0, cpu1))],
+            harness_cpu_percent=100 * (own1 - own0) / elapsed,
+            machine_busy_percent=100 * (busy1[0] - busy0[0]) / max(1, busy1[1] - busy0[1]) * (os.cpu_count() or 1),
+            hands_completed=hands,
+            driver_timeouts=clicks.timeouts,
+            driver_resyncs=clicks.resyncs,
+            driver_refusals=dict(clicks.refusals),
+        )
+        kinds, hits = violations_summary(fake)
+        result["violations"] = dict(kinds)
+        result["rate_limit_hits"] = dict(hits)
+    finally:
+        result["bot_exit_codes"] = [await process.stop(timeout=15) for process in processes]
+        result["bot_log_problems"] = [bot_log_problems(process) for process in processes]
+        for process in processes:
+            await process.close()
+        await fake.stop()
+    return result
+
+
+def report_shards(args: argparse.Namespace, run: dict) -> None:
+    print()
+    print(f"=== {run['shards']} shard processes on one database: {run['tables']} tables ({args.tables} per shard), "
+          f"{run['members']} members, think {args.think_min}-{args.think_max} s ===")
+    print(f"measured window   {run['seconds']:.1f} s after a {args.warmup:g} s warm-up")
+    print(f"clicks            {run['clicks']} ({run['clicks_per_second']:.1f} per second); "
+          f"not acknowledged {run['unacked_in_window']}")
+    print(f"ack latency       {ms(run['ack'])}")
+    for shard, stats in run["ack_by_shard"].items():
+        print(f"  shard {shard}         {ms(stats)}; {run['clicks_per_second_by_shard'][shard]:.1f} clicks/s; "
+              f"process CPU {run['bot_cpu_percent'][shard]:.0f}% of a core, "
+              f"{run['bot_cpu_ms_per_click'][shard]:.1f} ms per click")
+    print(f"hands completed   {run['hands_completed']} in the window")
+    print(f"violations        {run['violations'] or 'none'}; 429s {run['rate_limit_hits'] or 'none'}")
+    print(f"driver            timeouts {run['driver_timeouts']}, resyncs {run['driver_resyncs']}, "
+          f"surprises {run['driver_refusals'] or 'none'}")
+    for shard, (errors, warnings, first) in enumerate(run["bot_log_problems"]):
+        print(f"bot log shard {shard}   {errors} errors, {warnings} warnings; exit code {run['bot_exit_codes'][shard]}")
+        for line in first:
+            print(f"  {line[:200]}")
+    memory = [(w - b) / args.tables for b, w in zip(run["rss_baseline_kib"], run["rss_with_tables_kib"])]
+    print(f"memory per table  {', '.join(f'{m:.1f}' for m in memory)} KiB (per process, in play)")
+    others = run["machine_busy_percent"] - sum(run["bot_cpu_percent"]) - run["harness_cpu_percent"]
+    print(f"CPU (100% = 1 core) bots {' + '.join(f'{c:.0f}%' for c in run['bot_cpu_percent'])}, harness "
+          f"{run['harness_cpu_percent']:.0f}%, other processes {max(0.0, others):.0f}%; "
+          f"machine {run['machine_busy_percent']:.0f}% of {100 * (os.cpu_count() or 1)}%")
+
+
 def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
     print()
     print(f"=== Tonk bot: {tonk['tables']} tables, {tonk['members']} members, think {args.think_min}-{args.think_max} s, "
@@ -775,6 +923,18 @@ async def main_async(args: argparse.Namespace) -> int:
 
             server = start_server("-c synchronous_commit=off")
             args.database_url = server.new_database()
+        if args.shards > 1:  # the shard processes share one database server
+            if not args.database_url:
+                from pgserver import start_server
+
+                server = start_server("-c synchronous_commit=off")
+                args.database_url = server.new_database()
+            with loopback_only():
+                run = await run_shards(args, workdir)
+            report_shards(args, run)
+            if args.json:
+                Path(args.json).write_text(json.dumps({"args": vars(args), "shards": run}, indent=1, default=str))
+            return 0
         with loopback_only():
             tonk = await run_tonk(args, workdir)
             floor = await run_testbot(args, workdir) if args.baseline_seconds > 0 else None
@@ -815,6 +975,9 @@ def main() -> int:
     parser.add_argument("--postgres", action="store_true",
                         help="run the bot on a throwaway PostgreSQL server (synchronous_commit=off)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder (database, bot logs)")
+    parser.add_argument("--shards", type=int, default=1,
+                        help="run this many bot processes (SHARD_COUNT, SHARD_IDS=0..n-1) on one PostgreSQL "
+                             "(a throwaway server unless --database-url), --tables tables in a server of each shard")
     args = parser.parse_args()
     return asyncio.run(main_async(args))
 

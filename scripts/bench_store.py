@@ -10,6 +10,7 @@ synchronous=NORMAL, busy timeout, foreign keys) in a temporary directory.
     python scripts/bench_store.py --postgres      # the same on a throwaway PostgreSQL server
     python scripts/bench_store.py --database-url postgresql+asyncpg://...   # an empty database of yours
     python scripts/bench_store.py --code /tmp/base   # the store of another checkout (a baseline), same harness
+    python scripts/bench_store.py --wait-quiet 600   # each round waits (up to 600 s) for an idle machine
 
 ``--postgres`` starts a server from the system's ``pg_ctl`` in a temporary folder
 (tests/pgserver.py), with PostgreSQL's default durability (fsync, synchronous
@@ -29,6 +30,7 @@ local generator of records of the same size. Generation is not timed.
 
 import argparse
 import asyncio
+import os
 import random
 import statistics
 import sys
@@ -121,6 +123,36 @@ async def write_hands(db: Any, table_id: int, hands: list[Any], first: int, writ
     return time.perf_counter() - started
 
 
+def machine_busy() -> tuple[int, int]:
+    """(busy, total) jiffies of all cores, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return sum(values) - values[3] - values[4], sum(values)
+
+
+def busy_cores(before: tuple[int, int], after: tuple[int, int]) -> float:
+    """How many cores were busy between two ``machine_busy`` readings (this process included)."""
+    return (after[0] - before[0]) / max(1, after[1] - before[1]) * (os.cpu_count() or 1)
+
+
+def machine() -> str:
+    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                  if line.startswith("model name")), "unknown CPU")
+    return f"{os.cpu_count()} cores ({model}), load average {' '.join(Path('/proc/loadavg').read_text().split()[:3])}"
+
+
+async def wait_quiet(limit: float, most: float = 0.25) -> None:
+    """Wait (at most ``limit`` s) until the machine's busy cores stay below ``most`` over 3 s."""
+    deadline = time.monotonic() + limit
+    while True:
+        before = machine_busy()
+        await asyncio.sleep(3)
+        busy = busy_cores(before, machine_busy())
+        if busy < most or time.monotonic() > deadline:
+            print(f"  machine: {busy:.2f} cores busy before the round ({'quiet' if busy < most else 'NOT quiet'})")
+            return
+        await asyncio.sleep(2)
+
+
 async def bench(url: str, where: str, args: argparse.Namespace) -> None:
     source, hands = make_hands(args.hands, args.players, args.seed)
     runs = [1] + ([args.writers] if args.writers and args.writers > 1 else [])
@@ -131,13 +163,17 @@ async def bench(url: str, where: str, args: argparse.Namespace) -> None:
                 rules={"preset": "standard"}, stake=1, scoring_mode="stakes",
             )
         print(f"store benchmark: {args.hands} hands of {args.players} players ({source}), {where}, code in {CODE}")
+        print(f"  machine: {machine()}")
         first = 0
         for writers in runs:
-            rates, cpu = [], []
+            rates, cpu, others = [], [], []
             for _ in range(args.rounds):
-                cpu_before = time.process_time()
+                if args.wait_quiet:
+                    await wait_quiet(args.wait_quiet)
+                cpu_before, busy_before = time.process_time(), machine_busy()
                 elapsed = await write_hands(db, table.id, hands, first, writers, args.seed)
                 cpu.append((time.process_time() - cpu_before) * 1000 / len(hands))
+                others.append(busy_cores(busy_before, machine_busy()) - cpu[-1] * len(hands) / 1000 / elapsed)
                 first += len(hands)
                 rates.append(len(hands) / elapsed)
             rounds = ", ".join(f"{rate:.0f}" for rate in rates)
@@ -146,6 +182,8 @@ async def bench(url: str, where: str, args: argparse.Namespace) -> None:
                 f"  {writers} writer(s): median {median:5.0f} hands/s ({1000 / median:.2f} ms per hand,"
                 f" one transaction each; {statistics.median(cpu):.2f} ms CPU per hand in this process); rounds: {rounds}"
             )
+            print(f"     other processes kept {', '.join(f'{max(0.0, busy):.2f}' for busy in others)} cores busy "
+                  f"during the rounds")
         async with db.sessions() as session:
             total = await balance_total(session, guild_id=GUILD_ID)
         print(f"  ledger balance total: {total} (must be 0)")
@@ -163,6 +201,8 @@ async def main() -> None:
     parser.add_argument("--postgres", action="store_true", help="start a throwaway PostgreSQL server and write there")
     parser.add_argument("--code", metavar="DIR", help="import bot.store from this checkout instead (a baseline)")
     parser.add_argument("--pg-async-commit", action="store_true", help="with --postgres: synchronous_commit=off")
+    parser.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
+                        help="before each round, wait up to this long for other processes to leave the CPU alone")
     args = parser.parse_args()
 
     if args.database_url:

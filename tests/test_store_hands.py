@@ -3,6 +3,7 @@
 import asyncio
 import random
 from collections import Counter, defaultdict
+from datetime import datetime
 
 import pytest
 from conftest_store import ACCOUNTS, GUILD, db, fake_hand, new_table, simple_hand  # noqa: F401 (db is a fixture)
@@ -21,6 +22,8 @@ from bot.store import (
     standings,
     write_transaction,
 )
+
+from bot.store.db import POOL_SIZE
 
 CROAKER, GOBLIN, ELMO = PlayerRef.human(1, "Croaker"), PlayerRef.computer("Goblin"), PlayerRef.human(3, "Elmo")
 
@@ -221,6 +224,66 @@ async def test_a_hand_and_its_table_save_commit_together_or_not_at_all(db):  # n
         assert (await get_table(session, table_id=table.id)).hand_number == 1
 
 
+async def test_a_hand_stored_already_changes_nothing_inside_a_callers_transaction(db):  # noqa: F811
+    table = await new_table(db)
+    hand = simple_hand(["Croaker", "Goblin"], [1, -1])
+    assert await record(db, "t:1", [CROAKER, GOBLIN], hand, table_id=table.id)
+    before = (await row_counts(db), as_figures(await ledger_rows(db)))
+    async with db.sessions() as session, write_transaction(session):  # e.g. recovery after a restart
+        assert await record_finished_hand(
+            session, guild_id=GUILD, table_id=table.id, hand_id="t:1", record=hand[0], result=hand[1],
+            players=[CROAKER, GOBLIN], stake=1, scoring_mode="stakes",
+        ) is False
+        await save_table(session, table_id=table.id, expected_version=1, status="between_hands", hand_number=1)
+    assert (await row_counts(db), as_figures(await ledger_rows(db))) == before
+    async with db.sessions() as session:
+        assert (await get_table(session, table_id=table.id)).hand_number == 1  # the caller's write was kept
+
+
+async def test_a_hand_of_a_table_that_does_not_exist_is_refused_and_nothing_is_written(db):  # noqa: F811
+    hand = simple_hand(["Croaker", "Goblin"], [1, -1])
+    for _ in range(POOL_SIZE + 4):  # and every failed write gives its connection back to the pool
+        with pytest.raises(Exception, match="(?i)foreign key"):
+            await record(db, "nowhere:1", [CROAKER, GOBLIN], hand, table_id=987654)
+    assert await row_counts(db) == {"hands": 0, "hand_seats": 0, "ledger": 0}
+    assert await record(db, "nowhere:1", [CROAKER, GOBLIN], hand)  # the id was not used up
+
+
+async def test_names_with_quotes_and_any_characters_are_stored_as_they_are(db):  # noqa: F811
+    # The rows travel as JSON into one statement on each database: nothing may be mangled.
+    odd = [PlayerRef.human(41, 'O\'Brien "the \\ one"'), PlayerRef.computer("Ünï 🂡 \u2028 bot; DROP TABLE ledger")]
+    hand = simple_hand([p.display_name for p in odd], [3, -3])
+    assert await record(db, "odd:1", odd, hand)
+    rows = await ledger_rows(db)
+    assert {account: row.display_name for account, row in rows.items()} == {p.account: p.display_name for p in odd}
+    assert (rows[odd[0].account].balance, rows[odd[1].account].balance) == (3, -3)
+    async with db.sessions() as session:
+        [summary] = await recent_hands(session, guild_id=GUILD)
+    assert summary.players == tuple(p.display_name for p in odd)
+
+
+async def test_a_rolled_back_first_hand_on_a_connection_does_not_break_the_next(db):  # noqa: F811
+    # On SQLite a connection creates what it writes hands with at its first hand, inside
+    # the caller's transaction: a rollback takes it away, and the next hand must still work.
+    from sqlmodel.ext.asyncio.session import AsyncSession
+
+    hand = simple_hand(["Croaker", "Goblin"], [2, -2])
+    async with db.engine.connect() as connection:
+        with pytest.raises(RuntimeError):
+            async with AsyncSession(bind=connection) as session, write_transaction(session):
+                assert await record_finished_hand(
+                    session, guild_id=GUILD, table_id=None, hand_id="r:1", record=hand[0], result=hand[1],
+                    players=[CROAKER, GOBLIN], stake=1, scoring_mode="stakes")
+                raise RuntimeError("the caller fails after the hand")
+        async with AsyncSession(bind=connection) as session, write_transaction(session):
+            assert await record_finished_hand(
+                session, guild_id=GUILD, table_id=None, hand_id="r:2", record=hand[0], result=hand[1],
+                players=[CROAKER, GOBLIN], stake=1, scoring_mode="stakes")
+    assert await row_counts(db) == {"hands": 1, "hand_seats": 2, "ledger": 2}
+    async with db.sessions() as session:
+        assert [h.hand_id for h in await recent_hands(session, guild_id=GUILD)] == ["r:2"]
+
+
 async def test_balances_sum_to_zero_after_many_random_hands(db):  # noqa: F811
     rng = random.Random(20240601)
     played = {GUILD: [], GUILD + 1: []}
@@ -270,16 +333,24 @@ async def test_fifty_hands_finishing_at_once_lose_nothing(db):  # noqa: F811
         assert {h.hand_id for h in await recent_hands(session, guild_id=GUILD, limit=100)} == {h for h, _, _ in hands}
 
 
-async def test_sqlite_writes_in_one_call_exactly_what_the_portable_statements_write(tmp_path, monkeypatch):
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_one_statement_writes_exactly_what_the_portable_statements_write(backend, request, tmp_path, monkeypatch):
+    # SQLite: one INSERT into the trigger's view; PostgreSQL: one statement of WITH queries.
     from bot.store import hands as hands_module
     from bot.store import open_database, start_new_season
 
     rng = random.Random(5)
     played = [(rng.sample(ACCOUNTS, players), fake_hand(rng, players)) for players in (2, 3, 4, 6, 5, 2)]
+    flag = {"sqlite": "SQLITE_IN_ONE_CALL", "postgresql": "POSTGRESQL_IN_ONE_STATEMENT"}[backend]
+
+    def new_database(name):
+        if backend == "sqlite":
+            return f"sqlite+aiosqlite:///{tmp_path}/{name}.db"
+        return request.getfixturevalue("postgres_server").new_database()
 
     async def dump(one_call):
-        monkeypatch.setattr(hands_module, "SQLITE_IN_ONE_CALL", one_call)
-        async with await open_database(f"sqlite+aiosqlite:///{tmp_path}/{one_call}.db") as database:
+        monkeypatch.setattr(hands_module, flag, one_call)
+        async with await open_database(new_database(one_call)) as database:
             for n, (players, hand) in enumerate(played):
                 if n == 3:
                     async with database.sessions() as session:
@@ -290,20 +361,33 @@ async def test_sqlite_writes_in_one_call_exactly_what_the_portable_statements_wr
                 assert await record_finished_hand(
                     session, guild_id=GUILD, table_id=None, hand_id="joined", record=played[0][1][0],
                     result=played[0][1][1], players=played[0][0], stake=1, scoring_mode="stakes")
+            # Rows by hand_id, not by the row id: a hand refused as a duplicate may use up an id
+            # (AUTOINCREMENT) in one way and not in the other.
+            queries = {
+                "hands": "SELECT * FROM hands",
+                "hand_seats": "SELECT h.hand_id, s.* FROM hand_seats s JOIN hands h ON h.id = s.hand_pk",
+                **{table: f"SELECT * FROM {table}" for table in ("ledger", "rivals", "hand_tallies")},
+            }
             async with database.engine.connect() as connection:
                 return {
-                    table: (await connection.exec_driver_sql(f"SELECT * FROM {table} ORDER BY 1, 2, 3")).all()
-                    for table in ("hands", "hand_seats", "ledger", "rivals", "hand_tallies")
+                    table: sorted(tuple(row) for row in await connection.exec_driver_sql(query))
+                    for table, query in queries.items()
                 }
 
     one_call, portable = await dump(True), await dump(False)
     assert len(one_call["hands"]) == 7 and all(one_call[table] for table in one_call)
 
     def without_times(rows):  # finished_at/updated_at are the same values, written a moment apart
-        return [tuple(value for value in row if not (isinstance(value, str) and value[:2] == "20")) for row in rows]
+        return [tuple(value for value in row if not (isinstance(value, datetime) or isinstance(value, str)
+                                                      and value[:2] == "20")) for row in rows]
+
+    def without_row_ids(table, rows):
+        column = {"hands": 0, "hand_seats": 1}.get(table)
+        return rows if column is None else [row[:column] + row[column + 1:] for row in rows]
 
     for table in one_call:
-        assert without_times(one_call[table]) == without_times(portable[table]), table
+        assert without_row_ids(table, without_times(one_call[table])) == \
+            without_row_ids(table, without_times(portable[table])), table
 
 
 async def test_a_side_pot_won_is_booked_with_its_hand_and_a_broken_one_is_refused(db):  # noqa: F811

@@ -86,10 +86,14 @@ def create_engine(url: str | URL, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT
     if file is not None:
         file.expanduser().parent.mkdir(parents=True, exist_ok=True)
     options: dict[str, Any] = {}
+    if url.get_backend_name() == "sqlite":
+        # No rollback when a connection goes back to the pool: a Session always ends its own
+        # transaction, and sqlite.write_finished_hand gives back a raw connection without I/O.
+        options = {"pool_reset_on_return": None}
     if file is not None:
         # A fixed pool: SQLAlchemy's default (5 kept, 10 more opened and closed again under
         # load) churns connections, each a new aiosqlite thread and four PRAGMAs.
-        options = {"pool_size": POOL_SIZE, "max_overflow": 0, "pool_timeout": 30, "pool_reset_on_return": None}
+        options.update(pool_size=POOL_SIZE, max_overflow=0, pool_timeout=30)
     elif url.get_backend_name() == "postgresql":
         options = {"pool_size": POOL_SIZE, "max_overflow": 4, "pool_pre_ping": True,
                    "connect_args": {"timeout": CONNECT_TIMEOUT_SECONDS}}

@@ -11,19 +11,19 @@ A good ``hand_id`` is one the bot can rebuild on a retry, e.g.
 ``f"{table_id}:{hand_number}"``.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
-from sqlalchemy import Connection, bindparam, case, exists, func, insert
+from sqlalchemy import Connection, bindparam, case, exists, func
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 
-from . import checks, sqlite
+from . import checks, postgresql, sqlite
 from .migrations import house_rules_key
 from .models import FIRST_SEASON, OUTCOMES, GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, Rival, utcnow
 from .summaries import COUNTERS, pairwise_flows, seat_figures
@@ -34,8 +34,12 @@ from .transactions import read_transaction
 RECORD_FORMAT = "tonk-hand/1"
 _NO_WINNERS = frozenset({"void", "draw"})
 SQLITE_IN_ONE_CALL = True
-"""On SQLite, write a hand in one call on the database thread (``sqlite.write_finished_hand``);
-False runs the portable statements below there too (the tests compare the two)."""
+"""On SQLite, write a hand in one statement, one call on the database thread (``sqlite.write_finished_hand``,
+the same statements run by a trigger); False runs the portable statements below there too (the tests compare the two)."""
+
+POSTGRESQL_IN_ONE_STATEMENT = True
+"""On PostgreSQL, write a hand in one statement of data-modifying WITH queries (``postgresql.write_finished_hand``,
+the same row statements); False runs the statements below one by one (the tests compare the two)."""
 
 _hands = Hand.__table__  # type: ignore[attr-defined]
 _hand_seats = HandSeat.__table__  # type: ignore[attr-defined]
@@ -209,9 +213,13 @@ async def record_finished_hand(
     rival_rows.sort(key=lambda row: (row["account"], row["opponent"]))
     rows = (hand_row, seat_rows, ledger_rows, rival_rows, [tally_row])
     dialect = dialect_name(session)
-    statements = _statements(dialect)
     if dialect == "sqlite" and SQLITE_IN_ONE_CALL:
-        return await sqlite.write_finished_hand(session, statements, *rows)
+        return await sqlite.write_finished_hand(session, *rows)
+    if dialect == "postgresql" and POSTGRESQL_IN_ONE_STATEMENT:
+        return await postgresql.write_finished_hand(session, *rows)
+    for row in (*seat_rows, *ledger_rows, *rival_rows, tally_row):
+        row["of_hand_id"] = hand_id  # the statements find the hand (its id, its season) by hand_id
+    statements = _statements(dialect)
 
     async def write(session: AsyncSession) -> bool:
         connection = await session.connection()
@@ -229,48 +237,78 @@ def _write_hand(
     # One greenlet for the statements: the hand first, so that a duplicate
     # hand_id stops here having written nothing, summaries included.
     hand_insert, *others = statements
-    inserted = connection.execute(hand_insert, hand_row).first()
-    if inserted is None:  # the hand_id was taken, DO NOTHING did nothing
+    if connection.execute(hand_insert, hand_row).first() is None:  # the hand_id was taken, DO NOTHING did nothing
         return False
-    hand_pk = inserted[0]
     for statement, rows in zip(others, then, strict=True):
-        connection.execute(statement, [{**row, "hand_pk": hand_pk, "ledger_hand_pk": hand_pk} for row in rows])
+        connection.execute(statement, rows)
     return True
 
 
 @cache
 def _statements(dialect: str) -> tuple[Any, ...]:
     """For ``dialect``: the hand insert (returning its id), then the seat insert and the
-    ledger, rivals and tally upserts (each run with the rows in that order)."""
+    ledger, rivals and tally upserts (each run with the rows in that order).
+
+    Only the hand insert returns anything: the others find the hand by ``of_hand_id``
+    and are ``inline`` (no RETURNING of the generated key).
+    """
+    return (_hand_insert(dialect), *row_statements(dialect, _bound_rows))
+
+
+FROM_THE_DATABASE = frozenset({"id", "season"})
+"""The hand's columns the database gives (its row id, and its season read in the statement), not the caller."""
+
+ROW_TABLES = (_hand_seats, _ledger, Rival.__table__, HandTally.__table__)  # type: ignore[attr-defined]
+"""The tables a hand writes a list of rows to, in the order they are written (``record_finished_hand``'s ``then``)."""
+
+RowSource = Callable[[Any, str, Callable[[Any], Any]], Any]
+"""``(insert, column, from_hand) -> statement``: gives ``insert`` (into one of ``ROW_TABLES``) its
+rows; ``column`` is the one each row takes from its stored hand, ``from_hand(hand_id)`` reads it."""
+
+
+def _bound_rows(statement: Any, column: str, from_hand: Callable[[Any], Any]) -> Any:
+    # One row per parameter set; the hand is found by the parameter of_hand_id.
+    return statement.values({column: from_hand(bindparam("of_hand_id"))}).inline()
+
+
+def row_statements(dialect: str, rows: RowSource) -> tuple[Any, ...]:
+    """The seat insert and the ledger, rivals and tally upserts, with their rows from ``rows``.
+
+    Each row takes one value from its stored hand, read in the same statement by
+    the hand's ``hand_id``: a seat its hand's id, a summary row the hand's season.
+    ``sqlite.py`` builds the same statements over rows read from JSON, for its trigger.
+    """
+    hand_id, season = partial(_of_hand, Hand.id), partial(_of_hand, Hand.season)
+    seats, ledger, rivals, tallies = (insert_for(dialect, table) for table in ROW_TABLES)
     return (
-        _hand_insert(dialect),
-        insert(_hand_seats),
-        _ledger_upsert(dialect),
-        _added_upsert(dialect, Rival.__table__, ["guild_id", "season", "account", "opponent"], ("hands", "net")),  # type: ignore[attr-defined]
-        _added_upsert(dialect, HandTally.__table__, ["guild_id", "season", "outcome", "house_rules"], ("hands",)),  # type: ignore[attr-defined]
+        rows(seats, "hand_pk", hand_id),
+        _ledger_upsert(rows(ledger, "season", season)),
+        _added_upsert(rows(rivals, "season", season), ["guild_id", "season", "account", "opponent"], ("hands", "net")),
+        _added_upsert(rows(tallies, "season", season), ["guild_id", "season", "outcome", "house_rules"], ("hands",)),
     )
+
+
+def current_season(guild_id: Any) -> Any:
+    """The server's current season (the first if it has no settings yet), read in the statement."""
+    season = select(GuildSettings.season).where(GuildSettings.guild_id == guild_id).scalar_subquery()
+    return func.coalesce(season, FIRST_SEASON)
 
 
 def _hand_insert(dialect: str) -> Any:
     # The hand counts in its server's current season, read in the same statement.
-    current_season = (
-        select(GuildSettings.season).where(GuildSettings.guild_id == bindparam("season_guild_id")).scalar_subquery()
-    )
     return (
         insert_for(dialect, _hands)
-        .values(season=func.coalesce(current_season, FIRST_SEASON))
+        .values(season=current_season(bindparam("season_guild_id")))
         .on_conflict_do_nothing(index_elements=["hand_id"])
         .returning(_hands.c.id)
     )
 
 
-def _hand_season() -> Any:
-    # A summary row counts in the hand's season, read in the same statement.
-    return select(Hand.season).where(Hand.id == bindparam("ledger_hand_pk")).scalar_subquery()
+def _of_hand(column: Any, hand_id: Any) -> Any:
+    return select(column).where(Hand.hand_id == hand_id).scalar_subquery()
 
 
-def _ledger_upsert(dialect: str) -> Any:
-    statement = insert_for(dialect, _ledger).values(season=_hand_season())
+def _ledger_upsert(statement: Any) -> Any:
     row, new = _ledger.c, statement.excluded
     # The same arithmetic as summaries.add_hand. On the right of SET, the row's
     # columns are their values before this update.
@@ -291,8 +329,8 @@ def _ledger_upsert(dialect: str) -> Any:
     )
 
 
-def _added_upsert(dialect: str, table: Any, key: list[str], added: tuple[str, ...]) -> Any:
-    statement = insert_for(dialect, table).values(season=_hand_season())
+def _added_upsert(statement: Any, key: list[str], added: tuple[str, ...]) -> Any:
+    table = statement.table
     return statement.on_conflict_do_update(
         index_elements=key, set_={name: table.c[name] + statement.excluded[name] for name in added}
     )

@@ -78,12 +78,21 @@ async def write_retrying(
     """
     if session.in_transaction():
         return await work(session)
-    for attempt in range(1, attempts + 1):
+
+    async def transaction() -> T:
+        async with write_transaction(session):
+            return await work(session)
+
+    return await retrying(transaction, attempts=attempts)
+
+
+async def retrying(attempt: Callable[[], Awaitable[T]], *, attempts: int = WRITE_ATTEMPTS) -> T:
+    """``await attempt()`` (a whole transaction), again on a retryable error, at most ``attempts`` times."""
+    for number in range(1, attempts + 1):
         try:
-            async with write_transaction(session):
-                return await work(session)
+            return await attempt()
         except DBAPIError as error:
-            if attempt == attempts or not is_retryable(error):
+            if number == attempts or not is_retryable(error):
                 raise
-            await asyncio.sleep(0.01 * 2**attempt)
+            await asyncio.sleep(0.01 * 2**number)
     raise AssertionError("unreachable")

@@ -6,7 +6,6 @@ backend's own ``INSERT ... ON CONFLICT`` (SQLite and PostgreSQL spell it alike).
 """
 
 from sqlalchemy import func
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -14,6 +13,7 @@ from . import checks
 from .ledger import _season_or_current
 from .stats import _execute
 from .models import FIRST_SEASON, GuildSettings, SeasonName, utcnow
+from .portable import insert_on_conflict
 from .transactions import read_transaction, write_transaction
 
 MAX_SEASON_NAME = 50
@@ -39,9 +39,7 @@ async def name_season(session: AsyncSession, *, guild_id: int, name: str, season
         season = current if season is None else checks.check_int("season", season, minimum=FIRST_SEASON)
         if season > current:
             raise ValueError(f"Season {season} has not begun: this server is in season {current}.")
-        dialect = (await session.connection()).dialect.name
-        insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-        statement = insert(SeasonName).values(guild_id=guild_id, season=season, name=name, named_at=utcnow())
+        statement = insert_on_conflict(session, SeasonName).values(guild_id=guild_id, season=season, name=name, named_at=utcnow())
         await session.exec(
             statement.on_conflict_do_update(
                 index_elements=["guild_id", "season"],

@@ -10,11 +10,13 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
   that a corrupt, foreign, newer or read-only file is refused with one line and
   left exactly as it was (setting WAL mode alone would rewrite its header);
 - ``write_finished_hand``: a finished hand (the hand, its seats, the ledger,
-  rivals and tally upserts, and BEGIN/COMMIT when it is its own transaction) in ONE call on
-  aiosqlite's worker thread, instead of a dozen hand-offs between the event loop
-  and that thread. The statements are the ones ``hands.py`` builds (compiled here
-  to SQLite text once); PostgreSQL runs them through SQLAlchemy (a test checks
-  that both ways write the same rows on SQLite);
+  rivals and tally upserts) in ONE statement, one call on aiosqlite's worker
+  thread through its public API, instead of a dozen hand-offs between the event
+  loop and that thread: an INSERT into a TEMP view whose INSTEAD OF trigger runs
+  ``hands.py``'s own statements (built over rows read from JSON, compiled here
+  once per process, created on a connection's first hand). PostgreSQL runs the same
+  statements through SQLAlchemy (a test checks that both ways write the same rows
+  on SQLite);
 - ``upgrade_legacy``: files written before the store moved to Alembic carry a
   ``schema_version`` table (versions 1 and 2 of the hand-written migrations).
   A version 1 file is upgraded to 2 with the SQL it always used; then the
@@ -29,13 +31,14 @@ import json
 import os
 import sqlite3
 import stat
-from datetime import UTC, datetime
 from pathlib import Path
+from functools import cache
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, event, func, insert, literal_column, select, true
 from sqlalchemy.dialects import sqlite as sqlite_dialects
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .errors import DatabaseStartupError, SchemaTooNewError
@@ -77,95 +80,123 @@ def configure_engine(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
         connection.exec_driver_sql(f"BEGIN {mode}")
 
 
-# --------------------------------------------------------------------------- a finished hand in one call
+# --------------------------------------------------------------------------- a finished hand in one statement
 
-# The statements are hands.py's own (SQLAlchemy's SQLite dialect), compiled once
-# to SQL text with named parameters; sqlite3 runs them on the worker thread.
-_NAMED = sqlite_dialects.dialect(paramstyle="named")
-_compiled: dict[tuple[int, tuple[str, ...]], tuple[str, dict[str, Any]]] = {}
-
-
-def _sql(statement: Any, row: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """``statement`` as SQLite SQL for rows with ``row``'s keys, and its literal parameters."""
-    key = (id(statement), tuple(row))
-    if key not in _compiled:
-        compiled = statement.compile(dialect=_NAMED, column_keys=list(row))
-        _compiled[key] = (str(compiled), {name: value for name, value in compiled.params.items() if value is not None})
-    return _compiled[key]
+# hands.py's statements, built over rows read from JSON, run by a TEMP trigger that
+# a connection gets with its first hand: one INSERT into the TEMP view ``tonk_finished_hand`` writes
+# the hand, its seats and its summaries. SQLite runs a statement atomically, with
+# everything its triggers do, so the hand is all written or not at all.
+FINISHED_HAND = "tonk_finished_hand"
+_DIALECT = sqlite_dialects.dialect()
 
 
-def _stored(value: Any) -> Any:
-    # What SQLAlchemy's SQLite types store: JSON as text, times as naive UTC text, booleans as 0/1.
-    if isinstance(value, datetime):
-        return value.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-    if isinstance(value, dict | list):
-        return json.dumps(value)
-    if isinstance(value, bool):
-        return int(value)
-    return value
+@cache
+def _finished_hand() -> tuple[tuple[str, ...], str, _Values, list[tuple[str, _Values]]]:
+    """The view and trigger DDL, the INSERT that fires it, and how to turn rows into its parameters."""
+    from . import hands  # hands.py imports this module; its statements are needed only now
+
+    hands_table, row_tables = hands.Hand.__table__, hands.ROW_TABLES  # type: ignore[attr-defined]
+    hand_columns = [column for column in hands_table.columns if column.name not in hands.FROM_THE_DATABASE]
+    row_values: list[tuple[str, _Values]] = []
+
+    def rows_from_json(statement: Any, column: str, from_hand: Any) -> Any:
+        # The rows of NEW.<table>, a JSON array of arrays (one value a column, in column order).
+        table = statement.table
+        names = [other.name for other in table.columns if other.name != column]
+        row_values.append((table.name, _Values(names, table)))
+        rows = func.json_each(literal_column(f"NEW.{table.name}")).table_valued("value")
+        values = [func.json_extract(rows.c.value, f"$[{index}]") for index in range(len(names))]
+        # WHERE true: SQLite's parser needs it between INSERT ... SELECT and ON CONFLICT.
+        source = select(*values, from_hand(literal_column("NEW.hand_id"))).select_from(rows).where(true())
+        return statement.from_select([*names, column], source)
+
+    # A taken hand_id fails the plain INSERT (UNIQUE), which undoes the whole statement.
+    hand_insert = insert(hands_table).from_select(
+        [*(column.name for column in hand_columns), "season"],
+        select(*(literal_column(f"NEW.{column.name}") for column in hand_columns),
+               hands.current_season(literal_column("NEW.guild_id"))),
+    )
+    body = [hand_insert, *hands.row_statements("sqlite", rows_from_json)]
+    compiled = [str(statement.compile(dialect=_DIALECT, compile_kwargs={"literal_binds": True})) for statement in body]
+    view_columns = [column.name for column in hand_columns] + [table.name for table in row_tables]
+    ddl = (
+        f"CREATE TEMP VIEW IF NOT EXISTS {FINISHED_HAND} AS SELECT "
+        + ", ".join(f"NULL AS {name}" for name in view_columns),
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {FINISHED_HAND}_write INSTEAD OF INSERT ON {FINISHED_HAND} BEGIN "
+        + "; ".join(compiled) + "; END",
+    )
+    insert_sql = (f"INSERT INTO {FINISHED_HAND} ({', '.join(view_columns)}) "
+                  f"VALUES ({', '.join(':' + name for name in view_columns)})")
+    hand_values = _Values([column.name for column in hand_columns], hands_table)
+    return ddl, insert_sql, hand_values, row_values
 
 
-def _stored_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{name: _stored(value) for name, value in row.items()} for row in rows]
+class _Values:
+    """A row's values for ``names``, converted as SQLAlchemy converts them on SQLite (JSON
+    as text, times as naive UTC text, booleans as 0/1), so the trigger stores what the ORM would."""
+
+    __slots__ = ("names", "pick", "conversions")
+
+    def __init__(self, names: list[str], table: Any) -> None:
+        self.names = names
+        self.pick = itemgetter(*names)
+        processors = [table.columns[name].type.dialect_impl(_DIALECT).bind_processor(_DIALECT) for name in names]
+        self.conversions = [(index, process) for index, process in enumerate(processors) if process is not None]
+
+    def __call__(self, row: dict[str, Any]) -> list[Any]:
+        values = list(self.pick(row))
+        for index, process in self.conversions:
+            if values[index] is not None:
+                values[index] = process(values[index])
+        return values
 
 
-def _write_hand(
-    connection: sqlite3.Connection, own_transaction: bool, hand: tuple[str, dict[str, Any]],
-    then: list[tuple[str, list[dict[str, Any]]]],
-) -> bool:
-    """On aiosqlite's thread: the hand first (a taken hand_id stops here), then the rest."""
-    if own_transaction:
-        connection.execute("BEGIN IMMEDIATE")
-    try:
-        inserted = connection.execute(*hand).fetchall()
-        if inserted:
-            [(hand_pk,)] = inserted
-            for sql, rows in then:
-                connection.executemany(sql, [{**row, "hand_pk": hand_pk, "ledger_hand_pk": hand_pk} for row in rows])
-        if own_transaction:
-            connection.execute("COMMIT")
-    except BaseException:
-        if own_transaction and connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-    return bool(inserted)
+async def write_finished_hand(session: AsyncSession, hand_row: dict[str, Any], *then: list[dict[str, Any]]) -> bool:
+    """``hands.record_finished_hand``'s writes on SQLite: one statement, one call on aiosqlite's thread.
 
-
-async def _run_on_thread(connection: AsyncConnection, own_transaction: bool, *work: Any) -> bool:
-    driver = (await connection.get_raw_connection()).driver_connection  # the aiosqlite.Connection
-    # aiosqlite runs each call on its connection's thread, in order; _execute queues one call
-    # (its public methods are one call per statement, which is what this avoids).
-    return await driver._execute(lambda: _write_hand(driver._conn, own_transaction, *work))
-
-
-async def write_finished_hand(
-    session: AsyncSession,
-    statements: tuple[Any, ...],
-    hand_row: dict[str, Any],
-    *then: list[dict[str, Any]],
-) -> bool:
-    """``hands.record_finished_hand``'s statements on SQLite, in one call on the database thread.
-
-    ``statements[0]`` inserts ``hand_row`` returning its id; each further statement
-    runs with its list of rows, given the hand's id as ``hand_pk`` and
-    ``ledger_hand_pk``. In the session's transaction if it has one (the caller
-    commits), else in a transaction of its own, ``BEGIN IMMEDIATE`` to ``COMMIT``
-    in that same call. Returns False, having written nothing, if the hand id was taken.
+    ``hand_row`` is the hand; ``then`` its rows for ``hands.ROW_TABLES``, in that order
+    (the lock order). One ``INSERT`` into the TEMP view fires the trigger that writes them
+    all, inside the session's transaction if it has one (the caller commits), else as a
+    transaction of its own (its first step takes the write lock, as ``BEGIN IMMEDIATE``
+    would). Returns False, having written nothing, if the hand id was taken.
     """
-    hand_insert, *others = statements
-    sql, literals = _sql(hand_insert, hand_row)
-    hand = (sql, {**literals, **_stored_rows([hand_row])[0]})
-    work = []
-    for statement, rows in zip(others, then, strict=True):
-        if rows:
-            sql, literals = _sql(statement, {**rows[0], "hand_pk": 0, "ledger_hand_pk": 0})
-            work.append((sql, [{**literals, **row} for row in _stored_rows(rows)]))
+    ddl, insert_sql, hand_values, row_values = _finished_hand()
+    parameters = dict(zip(hand_values.names, hand_values(hand_row), strict=True))
+    for (table, values), rows in zip(row_values, then, strict=True):
+        parameters[table] = json.dumps([values(row) for row in rows])
     if session.in_transaction():
-        return await _run_on_thread(await session.connection(), False, hand, work)
+        raw = await (await session.connection()).get_raw_connection()
+        return await _insert_finished_hand(raw.driver_connection, ddl, insert_sql, parameters)
     engine = session.bind
     assert isinstance(engine, AsyncEngine)
-    async with engine.connect() as connection:  # no BEGIN yet: the call below emits its own
-        return await _run_on_thread(connection, True, hand, work)
+    # A pooled DBAPI connection, no SQLAlchemy Connection around it (a fifth of the CPU of a
+    # hand): no BEGIN, the statement is its own transaction. Giving it back does no I/O,
+    # because SQLite engines return connections without a reset (db.py).
+    raw = await engine.raw_connection()
+    try:
+        return await _insert_finished_hand(raw.driver_connection, ddl, insert_sql, parameters)
+    finally:
+        raw.close()
+
+
+async def _insert_finished_hand(driver: Any, ddl: tuple[str, ...], sql: str, parameters: dict[str, Any]) -> bool:
+    """Run the INSERT on ``driver`` (the ``aiosqlite.Connection``), making the view first if it has none."""
+    try:
+        await driver.execute_fetchall(sql, parameters)
+    except sqlite3.IntegrityError as error:
+        if "hands.hand_id" in str(error):  # UNIQUE constraint failed: the hand is stored already
+            return False
+        raise
+    except sqlite3.OperationalError as error:
+        if not ddl or f"no such table: {FINISHED_HAND}" not in str(error):
+            raise
+        # This connection's first hand (or its view went with a rolled-back transaction).
+        # Made here, not when connecting: SQLite checks triggers when a migration renames
+        # a table, and the schema may not be there yet when the connection opens.
+        for statement in ddl:
+            await driver.execute_fetchall(statement)
+        return await _insert_finished_hand(driver, (), sql, parameters)
+    return True
 
 
 # --------------------------------------------------------------------------- the file, before opening it
