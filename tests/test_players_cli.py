@@ -228,4 +228,5 @@ def test_the_terminal_game_and_the_arena_offer_expert():
                       "--expert-samples", "4")
     assert done.returncode == 0, done.stderr
     assert "| expert - hard |" in done.stdout
-    assert re.search(r"\| expert \| \d+ \| [\d.]+ \| [\d.]+ \|", done.stdout)  # its decision times
+    assert "| mean | p50 | p99 | max | CPU mean | CPU p50 | CPU p99 | CPU max |" in done.stdout
+    assert re.search(r"\| expert \| \d+( \| [\d.]+){8} \|", done.stdout)  # its decision times
