@@ -11,6 +11,7 @@ are handed to the listeners (the cog's live tables). The rules live in the engin
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import random
 import secrets
@@ -163,10 +164,12 @@ class TableService:
 
     async def operate(self, table_id: int, person: Person | None,
                       operation: Callable[[Table], tuple[Table, list[Event]]]) -> Table:
-        """Lock, load, operate, save, publish. An operation with no events saves nothing."""
+        """Lock, load, operate, save, publish. An operation with no events saves nothing.
+        `operation` may be a coroutine function (a computer player thinking in a thread)."""
         async with self.lock(table_id):
             old = await self._load(table_id, person)
-            new, events = operation(old)
+            done = operation(old)
+            new, events = await done if inspect.isawaitable(done) else done
             if not events:
                 return old
             saved = await self._save(old, new)
@@ -323,7 +326,17 @@ class TableService:
                                                                     is_admin=person.is_admin))
 
     async def computer_step(self, table_id: int, *, choose) -> Table:
-        return await self.operate(table_id, None, lambda t: t.computer_play(choose))
+        """One play by the computer player to act, if any. A level that searches (expert)
+        decides in a worker thread, so the event loop serves other tables meanwhile; the
+        table's lock is held throughout, so nothing else changes this table while it thinks."""
+        async def play(table: Table) -> tuple[Table, list[Event]]:
+            turn = table.computer_turn()
+            if turn is None or not turn[0].searches:
+                return table.computer_play(choose)
+            action = await asyncio.to_thread(choose, *turn)
+            return table.computer_play(lambda *_: action)
+
+        return await self.operate(table_id, None, play)
 
     async def time_out(self, table_id: int, turn: str) -> Table:
         return await self.operate(table_id, None, lambda t: t.time_out(turn))

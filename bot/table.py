@@ -59,6 +59,13 @@ class Level(StrEnum):
     EASY = "easy"
     NORMAL = "normal"
     HARD = "hard"
+    EXPERT = "expert"
+
+    @property
+    def searches(self) -> bool:
+        """Whether a decision at this level is a search (up to its time budget, about 0.2 s of
+        CPU): the bot makes those in a worker thread, off the event loop."""
+        return self is Level.EXPERT
 
 
 AWAY_LEVEL = Level.NORMAL
@@ -688,14 +695,23 @@ class Table:
         seats = _with_seat(self.seats, seat, timeouts=0)
         return self._changed(game=game, seats=seats)._settle([Played(seat, action)], self)
 
+    def computer_turn(self) -> tuple[Level, int, Any] | None:
+        """(level, seed, seat view) of the computer player to act, or None when no computer plays now."""
+        if not self.is_computer_turn:
+            return None
+        game = self.game
+        seat = game.to_act  # type: ignore[union-attr]
+        seed = hash((self.id, self.hand_number, len(game.log))) & 0xFFFFFFFF  # type: ignore[union-attr]
+        return self.seats[seat].computer_level, seed, game.view(seat)  # type: ignore[union-attr]
+
     def computer_play(self, choose: Callable[[Level, int, Any], Action]) -> tuple["Table", list[Event]]:
         """If a computer plays the seat to act, make one play; `choose(level, seed, seat_view)` picks it."""
-        if not self.is_computer_turn:
+        turn = self.computer_turn()
+        if turn is None:
             return self, []
+        action = choose(*turn)
         game = self.game.copy()  # type: ignore[union-attr]
         seat = game.to_act
-        seed = hash((self.id, self.hand_number, len(game.log))) & 0xFFFFFFFF
-        action = choose(self.seats[seat].computer_level, seed, game.view(seat))
         game.apply(seat, action)
         return self._changed(game=game)._settle([Played(seat, action, by_computer=True)], self)
 

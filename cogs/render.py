@@ -157,6 +157,8 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
             discord.SelectOption(label="Easy computer player", value="easy"),
             discord.SelectOption(label="Normal computer player", value="normal"),
             discord.SelectOption(label="Hard computer player", value="hard"),
+            discord.SelectOption(label="Expert computer player", value="expert",
+                                 description="Searches ahead; thinks a moment longer"),
         ], row=1),
         *rules_menus(t, rules),
     )

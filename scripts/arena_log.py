@@ -11,6 +11,13 @@ CPU milliseconds. A run that is stopped keeps what it finished, and run again wi
 same FILE it goes on from the first hand not yet there. `report` prints the arena's own
 tables (`engine.players.arena.report`) for the hands in FILE. On a shared machine an
 expert arena takes hours; this lets a deadline cut it short without losing it.
+
+One run can be split over processes: each plays a range of hands into its own file
+(`--first K --hands N`: hands K to N-1), and `report` takes every part, checks that they
+hold the same settings and no hand twice, and reports them as one run:
+
+    python scripts/arena_log.py run part2.jsonl --first 7000 --hands 10000 ...
+    python scripts/arena_log.py report part1.jsonl part2.jsonl
 """
 
 from __future__ import annotations
@@ -68,7 +75,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     with path.open("a") as out:
         if header is None:
             out.write(json.dumps({"settings": settings}) + "\n")
-        for index in range(len(done), args.hands):
+        start = done[-1]["index"] + 1 if done else args.first
+        for index in range(start, args.hands):
             times: dict = {}
             cpu: dict = {}
             hand = play_hand(rules, levels, args.seed, index, 1, times, options, cpu)
@@ -79,10 +87,22 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    header, entries = read_log(Path(args.file))
-    if header is None:
-        print(f"arena_log: {args.file} holds no run", file=sys.stderr)
-        return 2
+    header, entries, seen = None, [], set()
+    for name in args.file:
+        part_header, part = read_log(Path(name))
+        if part_header is None:
+            print(f"arena_log: {name} holds no run", file=sys.stderr)
+            return 2
+        if header is not None and part_header != header:
+            print(f"arena_log: {name} holds a run with other settings: {part_header}", file=sys.stderr)
+            return 2
+        twice = seen.intersection(e["index"] for e in part)
+        if twice:
+            print(f"arena_log: {name} holds hand {min(twice)} again", file=sys.stderr)
+            return 2
+        header = part_header
+        seen.update(e["index"] for e in part)
+        entries.extend(part)
     hands = [HandResult(tuple(e["payments"]), tuple(e["pushups"]), e["kind"], e["actions"]) for e in entries]
     times: dict = {}
     cpu: dict = {}
@@ -93,7 +113,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             cpu.setdefault(level, []).extend(values)
     result = ArenaResult(Rules.from_dict(header["rules"]), header["levels"], header["seed"], hands, times,
                          0.0, 1, cpu, header["options"])
-    print(report(result, f"python scripts/arena_log.py report {args.file}"))
+    print(report(result, f"python scripts/arena_log.py report {' '.join(args.file)}"))
     return 0
 
 
@@ -108,10 +128,11 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--preset", default="standard")
     run.add_argument("--rule", action="append", metavar="KEY=VALUE")
     run.add_argument("--seed", type=int, default=1)
+    run.add_argument("--first", type=int, default=0, help="the first hand to play (a part of a split run)")
     run.add_argument("--expert-samples", type=int, default=None)
     run.set_defaults(run=cmd_run)
     rep = sub.add_parser("report", help="the arena's tables for the hands in FILE")
-    rep.add_argument("file")
+    rep.add_argument("file", nargs="+", help="the run's file, or every part of a split run")
     rep.set_defaults(run=cmd_report)
     args = parser.parse_args(argv)
     return args.run(args)

@@ -59,6 +59,8 @@ async def test_lobby_leave_cancel_add_computer_and_end(fake_discord, bot_process
     table = await open_table(fake, joiners=("bob",))
     await ack(await fake.select("bob", menu(table, "cpu"), values=["hard"]))
     await fake.wait_for(lambda: "Goblin (hard)" in table.text, what="the computer player")
+    await ack(await fake.select("bob", menu(table, "cpu"), values=["Expert computer player"]))
+    await fake.wait_for(lambda: "One-Eye (expert)" in table.text, what="the expert computer player")
     await ack(await fake.click("bob", table.button("Leave")))
     await fake.wait_for(lambda: f"<@{fake.user('bob').id}>" not in table.text, what="bob leaving")
     assert "Only the host or a member with Manage Server" in await reply_text(

@@ -218,3 +218,15 @@ def test_first_hand_hint_once_and_a_tied_stock_out_says_who_tied():
     session = TerminalGame(Rules(), ["you", "hard", "easy"], stdin=io.StringIO(""), stdout=io.StringIO())
     session.showdown(ended)
     assert "an empty stock with a tie for the lowest count (You and Hard, 24): nobody pays" in session.out.getvalue()
+
+
+def test_the_terminal_game_and_the_arena_offer_expert():
+    session, out = play_in_process("2\n1\n" * 80, seats=("you", "expert"), hands=1, seed=5)
+    assert re.search(r"Expert (draws|takes|drops)", out)  # the expert's moves as they happen
+    assert out.count("--- Showdown:") == 1 and sum(session.totals) == 0
+    done = run_engine("arena", "--hands", "4", "--seats", "expert,hard", "--seed", "2", "--workers", "1",
+                      "--expert-samples", "4")
+    assert done.returncode == 0, done.stderr
+    assert "| expert - hard |" in done.stdout
+    assert "| mean | p50 | p99 | max | CPU mean | CPU p50 | CPU p99 | CPU max |" in done.stdout
+    assert re.search(r"\| expert \| \d+( \| [\d.]+){8} \|", done.stdout)  # its decision times

@@ -3,12 +3,14 @@
 These run without Discord; the end-to-end tests drive the same paths through buttons.
 """
 
+import asyncio
 import random
+import threading
 
 import pytest
 
 from bot.errors import StaleView, UserError
-from bot.service import Person, TableService, action_arg
+from bot.service import Person, TableService, action_arg, computer_choice
 from bot.table import Status
 from bot.store import balance_total, open_database, recent_hands, standings
 from engine import DRAW, Discard, NotYourTurn, TonkError
@@ -174,6 +176,47 @@ async def test_three_time_outs_hand_the_seat_to_a_computer_until_back(db):
     assert len(stepped.game.log) == len(view.game.log) + 1
     view = await service.back(view.id, who)
     assert not view.seats[seat].away and view.seats[seat].timeouts == 0
+
+
+async def test_an_expert_computer_thinks_off_the_event_loop_and_plays_a_whole_hand(db):
+    service = TableService(db, rng=random.Random(12))
+    view = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE, preset="standard",
+                                    computers=1, level="expert")
+    assert [s.name for s in view.seats] == ["alice", "Goblin (expert)"]
+    view = await service.start(view.id, ALICE)
+    while view.status is not Status.PLAYING:
+        view = await service.next_hand(view.id, ALICE)
+    loop_thread = threading.get_ident()
+    other_table_ran = threading.Event()
+    thinking_threads = []
+
+    def slow_expert(level, seed, seat_view):
+        # while the expert "thinks", the event loop must go on serving other coroutines
+        thinking_threads.append(threading.get_ident())
+        assert other_table_ran.wait(timeout=10), "the event loop was blocked while the expert thought"
+        return computer_choice(level, seed, seat_view)
+
+    async def another_table():
+        await asyncio.sleep(0)
+        other_table_ran.set()
+
+    computer_plays = 0
+    while view.status is Status.PLAYING:
+        if view.is_computer_turn:
+            other_table_ran.clear()
+            moves = view.moves
+            view, _ = await asyncio.gather(service.computer_step(view.id, choose=slow_expert), another_table())
+            computer_plays += 1
+            assert view.moves == moves + 1  # one play, saved
+        else:
+            legal = view.seat_view(0).legal_actions
+            action = next((a for a in legal if a.verb not in ("drop", "take")), legal[0])
+            view = await service.act(view.id, ALICE, action.verb, action_arg(action))
+    assert computer_plays >= 1 and len(thinking_threads) == computer_plays
+    assert loop_thread not in thinking_threads
+    async with db.sessions() as session:
+        assert await balance_total(session, guild_id=GUILD) == 0
+        assert len(await recent_hands(session, guild_id=GUILD, limit=5)) >= 1
 
 
 async def test_end_a_table_host_or_admin_only(db):

@@ -7,7 +7,7 @@ import pytest
 
 from bot.errors import StaleView, UserError
 from bot.table import (SCHEMA, HandDealt, HandOver, Level, Ping, Played, Scoring, SeatAway, SeatBack, SeatLeft,
-                       SeatTaken, Status, Table, TableClosed, TimedOut, TurnStarted)
+                       SeatTaken, Status, Table, TableClosed, TimedOut, TurnStarted, level_of)
 from engine import DRAW, DROP, Game, NotYourTurn, Rules
 
 ALICE, BOB, CAROL, EVE = 1, 2, 3, 9
@@ -62,7 +62,10 @@ def test_join_add_computer_and_their_refusals():
     table, events = table.add_computer(BOB, Level.HARD)
     assert events == [SeatTaken(2, "Goblin (hard)")] and table.seats[2].level is Level.HARD
     refused(table, lambda t: t.add_computer(EVE, Level.EASY), "Only seated players")
-    for n in range(3):
+    table, events = table.add_computer(BOB, level_of("expert"))
+    assert events == [SeatTaken(3, "One-Eye (expert)")] and table.seats[3].level is Level.EXPERT
+    assert [level for level in Level if level.searches] == [Level.EXPERT]  # the bot runs these in a thread
+    for n in range(2):
         table, _ = table.join(20 + n, f"p{n}")
     refused(table, lambda t: t.join(EVE, "eve"), "full")
     refused(dealt(), lambda t: t.join(EVE, "eve"), "hand is in play")
@@ -146,10 +149,13 @@ def test_three_time_outs_hand_the_seat_to_a_computer_until_back():
         table, _ = table.act(other, DRAW)
         table, _ = table.act(other, next(a for a in table.game.legal_actions(1 - seat) if a.verb == "discard"))
     assert table.is_computer_turn and table.time_out(table.turn_key) == (table, [])
+    level, _, view = table.computer_turn()
+    assert level is Level.NORMAL and view == table.seat_view(seat)  # the away seat's level, its own view only
     refused(table, lambda t: t.act(user_at(t, seat), DRAW), "computer player has your seat")
     played, events = table.computer_play(lambda level, seed, view: view.legal_actions[1])
     assert events[0] == Played(seat, DRAW, by_computer=True)
     back, events = played.back(user_at(table, seat))
+    assert back.computer_turn() is None  # the person plays their seat again
     assert events[0] == SeatBack(seat) and not back.seats[seat].away and back.seats[seat].timeouts == 0
     refused(back, lambda t: t.back(user_at(t, seat)), "your own seat already")
 

@@ -256,16 +256,16 @@ def report(result: ArenaResult, command: str | None = None) -> str:
     lines.append("")
     lines.append("Decision time per call of choose() (ms; wall clock, then CPU time of the deciding thread):")
     lines.append("")
-    lines.append("| level | decisions | mean | p99 | max | CPU mean | CPU p99 | CPU max |")
-    lines.append("|---|---|---|---|---|---|---|---|")
+    lines.append("| level | decisions | mean | p50 | p99 | max | CPU mean | CPU p50 | CPU p99 | CPU max |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
     for level in dict.fromkeys(result.levels):
         values = result.times.get(level, [])
         cpu = result.cpu_times.get(level, [])
         mean = sum(values) / len(values) if values else 0.0
         cpu_mean = sum(cpu) / len(cpu) if cpu else 0.0
-        lines.append(f"| {level} | {len(values)} | {mean:.3f} | {percentile(values, 99):.3f} | "
-                     f"{max(values) if values else 0.0:.2f} | {cpu_mean:.3f} | {percentile(cpu, 99):.3f} | "
-                     f"{max(cpu) if cpu else 0.0:.2f} |")
+        lines.append(f"| {level} | {len(values)} | {mean:.3f} | {percentile(values, 50):.3f} | "
+                     f"{percentile(values, 99):.3f} | {max(values) if values else 0.0:.2f} | {cpu_mean:.3f} | "
+                     f"{percentile(cpu, 50):.3f} | {percentile(cpu, 99):.3f} | {max(cpu) if cpu else 0.0:.2f} |")
     return "\n".join(lines)
 
 

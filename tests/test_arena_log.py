@@ -1,0 +1,39 @@
+"""scripts/arena_log.py: a long arena kept hand by hand, resumed, and split over processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SETTINGS = ("--players", "3", "--seats", "hard,normal,easy", "--preset", "waiting", "--seed", "5")
+
+
+def arena_log(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "arena_log.py"), *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def payments_tables(out: str) -> str:
+    """The report without its command line and decision times (which vary run to run)."""
+    return out.split("Decision time")[0].split("\n", 1)[1]
+
+
+def test_a_run_split_over_files_reports_as_the_whole_run(tmp_path):
+    whole, first, second = (str(tmp_path / name) for name in ("whole.jsonl", "a.jsonl", "b.jsonl"))
+    assert arena_log("run", whole, "--hands", "3", *SETTINGS).returncode == 0
+    assert arena_log("run", whole, "--hands", "6", *SETTINGS).returncode == 0  # resumed from hand 3
+    assert arena_log("run", first, "--hands", "4", *SETTINGS).returncode == 0
+    assert arena_log("run", second, "--first", "4", "--hands", "6", *SETTINGS).returncode == 0
+    one, parts = arena_log("report", whole), arena_log("report", first, second)
+    assert one.returncode == parts.returncode == 0, one.stderr + parts.stderr
+    assert "Paired difference" in one.stdout and "6 hands, 3 players" in one.stdout
+    assert payments_tables(parts.stdout) == payments_tables(one.stdout)
+    # the same hand twice, or another run's settings, is refused in one line
+    twice = arena_log("report", whole, second)
+    assert twice.returncode == 2 and "holds hand 4 again" in twice.stderr and "Traceback" not in twice.stderr
+    other = str(tmp_path / "other.jsonl")
+    assert arena_log("run", other, "--first", "6", "--hands", "7", *SETTINGS[:-1], "6").returncode == 0
+    mixed = arena_log("report", whole, other)
+    assert mixed.returncode == 2 and "other settings" in mixed.stderr
