@@ -121,13 +121,15 @@ class TableService:
         for listener in self.listeners:
             listener(table, events)
 
-    async def _save(self, old: Table, new: Table) -> Table:
-        """Save `new` against the version `old` was loaded at, with any hand that just finished."""
+    async def _save(self, old: Table, new: Table, columns: dict[str, Any] | None = None) -> Table:
+        """Save `new` against the version `old` was loaded at, with any hand that just finished;
+        `columns` names what changed when the caller knows (else all but an unchanged hand)."""
+        if columns is None:
+            columns = new.columns(since=old)
         finished = new.game is not None and new.game.over and new.game is not old.game
 
         async def write(session) -> int:
-            version = await save_table_version(session, table_id=old.id, expected_version=old.version,
-                                               **new.columns(since=old))
+            version = await save_table_version(session, table_id=old.id, expected_version=old.version, **columns)
             if finished:
                 await self._record_hand(session, new)
             return version
@@ -185,7 +187,8 @@ class TableService:
             if not old.is_open:
                 return None
             try:
-                return await self._save(old, change(old))
+                new = change(old)
+                return await self._save(old, new, new.bookkeeping_columns())
             except StaleView:
                 return None
 
