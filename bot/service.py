@@ -28,7 +28,7 @@ from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, current_season, get_guild_settings,
                        get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
-                       player_standing, recent_hands, record_finished_hand, save_table, standings,
+                       player_standing, recent_hands, record_finished_hand, save_table_version, standings,
                        start_new_season, update_guild_settings, write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
@@ -122,20 +122,23 @@ class TableService:
         for listener in self.listeners:
             listener(table, events)
 
-    async def _save(self, old: Table, new: Table) -> Table:
-        """Save `new` against the version `old` was loaded at, with any hand that just finished."""
+    async def _save(self, old: Table, new: Table, columns: dict[str, Any] | None = None) -> Table:
+        """Save `new` against the version `old` was loaded at, with any hand that just finished;
+        `columns` names what changed when the caller knows (else all but an unchanged hand)."""
+        if columns is None:
+            columns = new.columns(since=old)
         finished = new.game is not None and new.game.over and new.game is not old.game
 
-        async def write(session) -> LiveTable:
-            row = await save_table(session, table_id=old.id, expected_version=old.version, **new.columns(since=old))
+        async def write(session) -> int:
+            version = await save_table_version(session, table_id=old.id, expected_version=old.version, **columns)
             if finished:
                 await self._record_hand(session, new)
-            return row
+            return version
 
         try:
             async with self._writer, self.db.sessions() as session:
                 # the whole transaction again if PostgreSQL picks it as a deadlock victim
-                row = await write_retrying(session, write)
+                version = await write_retrying(session, write)
         except (StaleTableError, TableClosedError):
             self.forget(old.id)
             raise StaleView("Someone else acted first: look again at the table.") from None
@@ -144,7 +147,8 @@ class TableService:
             raise
         if finished:
             self._played.update(((new.guild_id, s.user_id), True) for s in new.seats if s.is_human)
-        saved = table_of(row, game=new.game)
+        # what was saved is `new` (its JSON restores it exactly): no need to read the row back
+        saved = replace(new, version=version)
         if saved.is_open:
             self._latest[old.id] = saved
         else:
@@ -186,7 +190,8 @@ class TableService:
             if not old.is_open:
                 return None
             try:
-                return await self._save(old, change(old))
+                new = change(old)
+                return await self._save(old, new, new.bookkeeping_columns())
             except StaleView:
                 return None
 

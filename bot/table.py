@@ -996,6 +996,11 @@ class Table:
             big_one=int(book.get("big_one") or 0),
         )
 
+    def bookkeeping_columns(self) -> dict[str, Any]:
+        """The store's columns for the message ids alone (`with_message`, `with_ping`): the
+        write after a play that posted or edited a message changes nothing else."""
+        return {"message_id": self.message_id, "bookkeeping": self._bookkeeping()}
+
     def columns(self, *, since: "Table | None" = None) -> dict[str, Any]:
         """The store's columns for this table; with `since`, only those that differ from it."""
         data = self.to_json() if since is None or self.game is not since.game else None

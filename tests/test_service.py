@@ -11,7 +11,7 @@ import pytest
 
 from bot.errors import StaleView, UserError
 from bot.service import Person, TableService, action_arg, computer_choice
-from bot.table import Status
+from bot.table import Ping, Status
 from bot.store import balance_total, open_database, recent_hands, standings
 from engine import DRAW, Discard, NotYourTurn, TonkError
 
@@ -366,3 +366,22 @@ async def test_the_host_changes_the_house_rules_in_the_lobby_and_they_are_kept(d
     assert type(table.game).__name__ == "HouseGame"
     with pytest.raises(UserError, match="only in the lobby"):
         await service.set_rule(table.id, ALICE, "slap", "first_to_slap")
+
+
+async def test_what_the_service_holds_after_each_save_is_what_the_store_gives_back(db):
+    # A save no longer reads the row back: the table it keeps must be the one a restart loads.
+    service = TableService(db, rng=random.Random(7))
+    view = await started(service, ALICE, BOB, CAROL)
+    while view.status is not Status.PLAYING:
+        view = await service.next_hand(view.id, ALICE)
+    for step in range(12):
+        if view.status is not Status.PLAYING:
+            break
+        game = view.game
+        action = first_legal(None, None, game.view(game.turn))
+        view = await service.act(view.id, [ALICE, BOB, CAROL][game.turn], action.verb, action_arg(action))
+        if view.is_open:
+            view = await service.set_ping(view.id, Ping(1000 + step, view.turn_key))
+        fresh = await TableService(db).load(view.id)
+        assert (fresh.to_json(), fresh.version) == (view.to_json(), view.version)
+        assert fresh.ping == view.ping

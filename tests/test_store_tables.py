@@ -16,6 +16,7 @@ from bot.store import (
     get_table,
     list_open_tables,
     save_table,
+    save_table_version,
     write_transaction,
 )
 
@@ -120,6 +121,27 @@ async def test_a_stale_save_inside_a_bigger_transaction_rolls_all_of_it_back(db)
     async with db.sessions() as session:
         stored = await get_table(session, table_id=table.id)
     assert (stored.version, stored.hand_number) == (1, 0)
+
+
+async def test_a_version_only_save_writes_like_a_full_one_and_is_refused_alike(db):  # noqa: F811
+    table = await new_table(db)
+    async with db.sessions() as session:
+        loaded = await get_table(session, table_id=table.id)
+        version = await save_table_version(session, table_id=table.id, expected_version=1,
+                                           bookkeeping={"ping": {"message_id": 7, "turn": "1:0"}})
+        assert version == 2
+        # the row the session holds is not refreshed behind the caller's back
+        assert loaded.version == 1 and loaded.bookkeeping == {}
+        with pytest.raises(StaleTableError, match="expected version 1, stored version is 2"):
+            await save_table_version(session, table_id=table.id, expected_version=1, bookkeeping={})
+        with pytest.raises(ValueError):
+            await save_table_version(session, table_id=table.id, expected_version=2, hand_number=-1)
+        await close_table(session, table_id=table.id)
+        with pytest.raises(TableClosedError):
+            await save_table_version(session, table_id=table.id, expected_version=3, bookkeeping={})
+    async with db.sessions() as session:
+        stored = await get_table(session, table_id=table.id)
+    assert (stored.version, stored.bookkeeping) == (3, {"ping": {"message_id": 7, "turn": "1:0"}})
 
 
 async def test_closed_tables_stay_closed(db):  # noqa: F811

@@ -86,6 +86,7 @@ from .tables import (
     get_table,
     list_open_tables,
     save_table,
+    save_table_version,
 )
 from .transactions import read_transaction, write_transaction
 
@@ -163,6 +164,7 @@ __all__ = [
     "recent_hands",
     "record_finished_hand",
     "save_table",
+    "save_table_version",
     "schema_version",
     "standings",
     "start_new_season",

@@ -24,6 +24,7 @@ _FRESH = {"populate_existing": True}
 # in Python (SQLAlchemy's default): that would apply a refused save to them.
 # The RETURNING row, loaded with populate_existing, refreshes the saved table.
 _SAVE = {"populate_existing": True, "synchronize_session": False}
+_SAVE_VERSION = {"synchronize_session": False}
 
 _CHECKS: dict[str, Any] = {
     "host_user_id": lambda value: checks.check_int("host user id", value),
@@ -131,6 +132,22 @@ async def save_table(session: AsyncSession, *, table_id: int, expected_version: 
     it is closed, ``TableNotFoundError`` if there is no such table, ``TypeError``
     for a field that cannot be saved and ``ValueError`` for a bad value.
     """
+    table = await _save(session, table_id, expected_version, changes, LiveTable, _SAVE)
+    assert isinstance(table, LiveTable)
+    return table
+
+
+async def save_table_version(session: AsyncSession, *, table_id: int, expected_version: int, **changes: Any) -> int:
+    """``save_table`` that returns only the new version, not the row: for a caller that
+    already holds what it saved (the bot, after every click), loading the row back into
+    the session is most of the save's cost. Same checks, same refusals."""
+    version = await _save(session, table_id, expected_version, changes, LiveTable.version, _SAVE_VERSION)
+    assert isinstance(version, int)
+    return version
+
+
+async def _save(session: AsyncSession, table_id: int, expected_version: int, changes: dict[str, Any],
+                returned: Any, options: dict[str, Any]) -> Any:
     values = _checked_changes(changes)
     statement = (
         update(LiveTable)
@@ -140,17 +157,17 @@ async def save_table(session: AsyncSession, *, table_id: int, expected_version: 
             LiveTable.status != "closed",
         )
         .values(**values, version=LiveTable.version + 1, updated_at=utcnow())
-        .returning(LiveTable)
+        .returning(returned)
     )
     async with write_transaction(session):
-        table = (await session.exec(statement, execution_options=_SAVE)).scalars().first()
-        refusal = None if table is not None else await _why_not_saved(session, table_id, expected_version)
+        saved = (await session.exec(statement, execution_options=options)).scalars().first()
+        refusal = None if saved is not None else await _why_not_saved(session, table_id, expected_version)
     # Raised after the (empty) transaction committed: a rollback would expire
     # every object the session holds, and the caller's tables with them.
     if refusal is not None:
         raise refusal
-    assert table is not None
-    return table
+    assert saved is not None
+    return saved
 
 
 async def _why_not_saved(session: AsyncSession, table_id: int, expected_version: int) -> StoreError:
