@@ -4,8 +4,8 @@ import asyncio
 import socket
 import time
 
-from e2e_helpers import ack, bot_env, deal_until_in_play, play_simple_turn, turn_name
-from test_bot_e2e import open_table, start_bot, start_table
+from e2e_helpers import ack, bot_env, play_simple_turn, turn_name
+from test_bot_e2e import dealt_table, open_table, start_bot, start_table
 
 
 def black_hole(port: int = 0) -> socket.socket:
@@ -34,10 +34,7 @@ def pings(fake) -> list:
 async def test_a_restart_neither_pings_twice_nor_leaves_old_pings_and_end_removes_the_last(
         fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    process = await start_bot(bot_process, tmp_path)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    await deal_until_in_play(fake, table)
+    process, table, _ = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     first_name = turn_name(table)
     first = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the turn ping")
     assert str(fake.user(first_name.lower()).id) in first.content

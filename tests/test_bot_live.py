@@ -5,7 +5,7 @@ import re
 
 from e2e_helpers import (DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, menu,
                          open_hand, play_simple_turn, seat_counts, turn_name)
-from test_bot_e2e import open_table, start_bot, start_table
+from test_bot_e2e import dealt_table, open_table, start_bot, start_table
 
 PLAYERS = ["alice", "bob", "carol"]
 
@@ -103,10 +103,7 @@ async def test_the_private_hand_follows_the_game_without_pressing_my_hand_again(
 
 async def test_the_ping_opens_the_hand_and_people_join_and_leave_between_hands(fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    await start_bot(bot_process, tmp_path)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    await deal_until_in_play(fake, table)
+    _, table, _ = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     name = turn_name(table)
     user = name.lower()
     ping = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the ping")
@@ -203,11 +200,7 @@ async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_sh
 
 async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    await start_bot(bot_process, tmp_path)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    await deal_until_in_play(fake, table)
-    player = turn_name(table).lower()
+    _, table, player = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     watcher = "bob" if player == "alice" else "alice"
     watching = await open_hand(fake, watcher, table)
     picture = watching.attachment("hand.png")

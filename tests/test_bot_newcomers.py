@@ -4,7 +4,7 @@ import re
 
 from e2e_helpers import ack, deal_until_in_play, open_hand, reply_text
 from fakediscord import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL
-from test_bot_e2e import open_table, play_hand, start_bot, start_table
+from test_bot_e2e import dealt_table, play_hand, start_bot
 
 RULES_BUTTON = "Rules of the table here"
 
@@ -114,10 +114,7 @@ def test_what_a_table_needs_depends_on_pictures_and_threads():
 
 async def test_a_players_first_hand_shows_the_hint_and_later_hands_do_not(fake_discord, bot_process, tmp_path):
     fake = fake_discord
-    await start_bot(bot_process, tmp_path)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    await deal_until_in_play(fake, table)
+    _, table, _ = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     first = re.search(r"hand (\d+)", table.text).group(1) == "1"  # else a tonk on the deal stored hand 1 already
     for user in ("alice", "bob"):
         hand = await open_hand(fake, user, table)

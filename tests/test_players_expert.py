@@ -14,6 +14,7 @@ from engine.players.hard import Estimate
 from engine.players.memory import Memory
 from engine_helpers import C, cards, deal
 from test_players import play_checked
+from test_players_hard_habits import three_seats_after_a_take_and_spread
 
 NO_CAP = float("inf")  # no CPU-time guard: the same seed always makes the same search
 
@@ -87,12 +88,7 @@ def test_expert_decides_the_same_when_the_hidden_cards_are_dealt_again(players, 
 
 
 def test_a_sampled_game_is_the_views_position():
-    game = deal(["Jd Ac 2h 3c Qd", "5h 6h 7h Kc 9s", "4s 4d 9d 10c Jh"], upcard="Ks", stock="2s 4h 8c 8d")
-    game.apply(0, DRAW)
-    game.apply(0, Discard(C("Jd")))
-    game.apply(1, TAKE)
-    game.apply(1, Spread(cards("5h 6h 7h")))
-    game.apply(1, Discard(C("Kc")))
+    game = three_seats_after_a_take_and_spread()
     view = game.view(2)
     memory = Memory(view)
     player = expert(1)
