@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
@@ -15,6 +16,7 @@ from bot.config import ConfigError, Settings, load_settings
 from bot.endpoints import apply_endpoints
 
 EXIT_CONFIG = 2
+EXIT_UNREACHABLE = 3
 
 
 CLOSE_TIMEOUT = 8.0
@@ -88,9 +90,22 @@ def main() -> int:
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         print("tonk-bot: Discord refused the intents.", file=sys.stderr)
         return EXIT_CONFIG
+    except (aiohttp.ClientConnectionError, OSError) as exc:
+        # Only logging in gets here: once connected, discord.py reconnects by itself.
+        where = settings.api_base or "https://discord.com"
+        print(f"tonk-bot: cannot reach Discord at {where} ({_reason(exc)}): check this machine's network "
+              "(and DISCORD_API_BASE if set), then start the bot again.", file=sys.stderr)
+        return EXIT_UNREACHABLE
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _reason(exc: BaseException) -> str:
+    """The innermost cause in a few words ("Name or service not known", "Connect call failed ...")."""
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 if __name__ == "__main__":

@@ -179,3 +179,13 @@ def test_a_newer_postgresql_schema_is_refused_unchanged(tmp_path, postgres_serve
 
     asyncio.run(prepare())
     assert_one_line(start_bot(tmp_path, url), "127.0.0.1", "version 99", "Upgrade the bot")
+
+
+def test_an_unreachable_discord_is_one_line_not_a_traceback(tmp_path):
+    # the database opens; logging in finds nothing listening at DISCORD_API_BASE
+    result = start_bot(tmp_path, sqlite_url(tmp_path / "tonk.db"))
+    assert result.returncode == 3, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("tonk-bot: cannot reach Discord at http://127.0.0.1:"), last
+    assert "check this machine's network" in last
