@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -20,6 +21,34 @@ EXIT_CONFIG = 2
 CLOSE_TIMEOUT = 8.0
 """Seconds a stop signal leaves the bot to finish its edits and log out before it quits anyway."""
 
+MEMORY_DUMP_ENV = "TONK_MEMORY_DUMP"
+"""A file name: trace allocations (`tracemalloc`) and, on each SIGUSR1 and at exit, save a
+snapshot to NAME.1, NAME.2, ... (compare two with scripts/memory_diff.py). Off unless set:
+tracing slows the bot several times over and costs memory itself. For profiling only."""
+MEMORY_DUMP_FRAMES_ENV = "TONK_MEMORY_FRAMES"
+
+
+class MemoryDump:
+    """Snapshots of where the bot's Python memory is (by allocation traceback), saved as they
+    are: grouping and formatting them is left to scripts/memory_diff.py, so the bot (and every
+    table's clicks) stops only for the copy."""
+
+    def __init__(self, path: str, frames: int = 6):
+        import tracemalloc
+
+        self.path = path
+        self.saved = 0
+        tracemalloc.start(frames)
+
+    def save(self, why: str) -> None:
+        import tracemalloc
+
+        self.saved += 1
+        name = f"{self.path}.{self.saved}"
+        tracemalloc.take_snapshot().dump(name)
+        logging.getLogger(__name__).info("memory snapshot %s saved (%s; %d KiB traced)", name, why,
+                                         tracemalloc.get_traced_memory()[0] // 1024)
+
 
 async def run(settings: Settings) -> None:
     from bot.client import TonkBot
@@ -27,10 +56,15 @@ async def run(settings: Settings) -> None:
 
     db = await open_database(settings.database_url)
     bot = TonkBot(settings=settings, db=db)
+    loop = asyncio.get_running_loop()
+    dump = None
+    if os.environ.get(MEMORY_DUMP_ENV):
+        dump = MemoryDump(os.environ[MEMORY_DUMP_ENV], int(os.environ.get(MEMORY_DUMP_FRAMES_ENV) or 6))
+        with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # no SIGUSR1 here
+            loop.add_signal_handler(signal.SIGUSR1, dump.save, "SIGUSR1")
     try:
         await bot.__aenter__()
         runner = asyncio.ensure_future(bot.start(settings.token))
-        loop = asyncio.get_running_loop()
 
         async def stop() -> None:
             # Discord may be unreachable (discord.py then retries its requests and reconnects
@@ -57,6 +91,8 @@ async def run(settings: Settings) -> None:
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - quitting anyway
             pass
         await db.close()
+        if dump is not None:
+            dump.save("exit")
 
 
 def main() -> int:
