@@ -517,7 +517,7 @@ class LiveTables:
         if key is None or table.is_computer_turn:
             return
         runtime.turn_started = (key, time.time())
-        task = asyncio.create_task(self._timer(table, key), name=f"tonk-timer-{table.id}")
+        task = asyncio.create_task(self._timer(table.id, table.guild_id, key), name=f"tonk-timer-{table.id}")
         runtime.timer = (key, task)
 
     async def turn_seconds(self, guild_id: int) -> float:
@@ -532,23 +532,25 @@ class LiveTables:
         self._turn_seconds.pop(guild_id, None)
         self._pictures.pop(guild_id, None)
 
-    async def _timer(self, table: Table, key: str) -> None:
+    async def _timer(self, table_id: int, guild_id: int, key: str) -> None:
+        """The turn `key`'s time-out (and its warning). It sleeps the whole turn, so it keeps the
+        table's ids only, not the `Table` it began with (a stale copy of the game)."""
         try:
-            seconds = await self.turn_seconds(table.guild_id)
+            seconds = await self.turn_seconds(guild_id)
             warn_at = max(0.0, seconds - max(5.0, seconds * WARNING_SHARE))
             if warn_at > 0:
                 await asyncio.sleep(warn_at)
-                await self._warn(table.id, key, seconds - warn_at)
+                await self._warn(table_id, key, seconds - warn_at)
                 await asyncio.sleep(seconds - warn_at)
             else:
                 await asyncio.sleep(seconds)
-            await self.service.time_out(table.id, key)
+            await self.service.time_out(table_id, key)
         except asyncio.CancelledError:
             raise
         except UserError:
             return
         except Exception:
-            log.exception("table %s: the turn timer failed", table.id)
+            log.exception("table %s: the turn timer failed", table_id)
 
     async def _warn(self, table_id: int, key: str, left: float) -> None:
         table = await self.service.load(table_id)
