@@ -40,6 +40,17 @@ class MemoryDump:
         self.saved = 0
         tracemalloc.start(frames)
 
+    @staticmethod
+    def from_env(environ) -> MemoryDump | None:
+        """The dump TONK_MEMORY_DUMP asks for (None: not set); a malformed TONK_MEMORY_FRAMES is a ConfigError."""
+        path = environ.get(MEMORY_DUMP_ENV)
+        if not path:
+            return None
+        frames = environ.get(MEMORY_DUMP_FRAMES_ENV) or "6"
+        if not frames.isdigit() or not 1 <= int(frames) <= 100:
+            raise ConfigError(f"{MEMORY_DUMP_FRAMES_ENV} must be a whole number of frames from 1 to 100, not {frames!r}.")
+        return MemoryDump(path, int(frames))
+
     def save(self, why: str) -> None:
         """Save what is alive: cyclic garbage (every discord.Interaction is a cycle with its
         response) is collected first, and how much there was is logged."""
@@ -51,23 +62,25 @@ class MemoryDump:
         traced = tracemalloc.get_traced_memory()[0]
         full = gc.get_stats()[2]["collections"]
         unreachable = gc.collect()
-        tracemalloc.take_snapshot().dump(name)
+        try:
+            tracemalloc.take_snapshot().dump(name)
+        except OSError as exc:
+            logging.getLogger(__name__).warning("could not save the memory snapshot %s: %s", name, exc)
+            return
         alive = tracemalloc.get_traced_memory()[0]
         logging.getLogger(__name__).info(
             "memory snapshot %s saved (%s): %d KiB traced, of which %d KiB cyclic garbage (%d objects; "
             "%d full collections before this one)", name, why, traced // 1024, (traced - alive) // 1024, unreachable, full)
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, dump: MemoryDump | None = None) -> None:
     from bot.client import TonkBot
     from bot.store import open_database
 
     db = await open_database(settings.database_url)
     bot = TonkBot(settings=settings, db=db)
     loop = asyncio.get_running_loop()
-    dump = None
-    if os.environ.get(MEMORY_DUMP_ENV):
-        dump = MemoryDump(os.environ[MEMORY_DUMP_ENV], int(os.environ.get(MEMORY_DUMP_FRAMES_ENV) or 6))
+    if dump is not None:
         with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # no SIGUSR1 here
             loop.add_signal_handler(signal.SIGUSR1, dump.save, "SIGUSR1")
     try:
@@ -107,6 +120,7 @@ def main() -> int:
     load_dotenv(os.environ.get("TONK_ENV_FILE", ".env"))
     try:
         settings = load_settings(os.environ)
+        dump = MemoryDump.from_env(os.environ)
     except ConfigError as exc:
         print(f"tonk-bot: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -118,7 +132,7 @@ def main() -> int:
     from bot.store import DatabaseStartupError, SchemaTooNewError, describe_database
 
     try:
-        asyncio.run(run(settings))
+        asyncio.run(run(settings, dump))
     except DatabaseStartupError as exc:
         print(f"tonk-bot: {exc}", file=sys.stderr)
         return EXIT_CONFIG

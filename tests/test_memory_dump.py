@@ -2,6 +2,8 @@
 says where memory went between two of them."""
 
 import importlib.util
+import os
+import signal
 import subprocess
 import sys
 import tracemalloc
@@ -35,3 +37,30 @@ def test_memory_diff_says_in_one_line_when_a_snapshot_cannot_be_read(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("memory_diff: cannot read the snapshots") and len(done.stderr.splitlines()) == 1
+
+
+
+def test_a_malformed_frame_count_stops_the_bot_with_one_line(tmp_path):
+    from test_startup_errors import ROOT, assert_one_line
+
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DISCORD_", "DATABASE_", "TONK_"))}
+    env.update(DISCORD_TOKEN="fake.token.for-tests", DATABASE_URL=f"sqlite+aiosqlite:///{tmp_path}/tonk.db",
+               TONK_ENV_FILE=str(tmp_path / "no.env"), TONK_MEMORY_DUMP=str(tmp_path / "mem"),
+               TONK_MEMORY_FRAMES="deep", PYTHONPATH=str(ROOT))
+    result = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                            timeout=60)
+    assert_one_line(result, "TONK_MEMORY_FRAMES", "'deep'")
+    assert not list(tmp_path.glob("mem*")) and not (tmp_path / "tonk.db").exists()
+
+
+async def test_the_running_bot_saves_a_snapshot_on_sigusr1_and_plays_on(fake_discord, bot_process, tmp_path):
+    from e2e_helpers import ack
+    from test_bot_e2e import open_table, start_bot
+
+    process = await start_bot(bot_process, tmp_path, TONK_MEMORY_DUMP=str(tmp_path / "mem"), TONK_MEMORY_FRAMES="3")
+    process.process.send_signal(signal.SIGUSR1)
+    await fake_discord.wait_for(lambda: "memory snapshot" in process.output(), what="the snapshot's log line")
+    snapshot = tracemalloc.Snapshot.load(str(tmp_path / "mem.1"))
+    assert snapshot.traceback_limit == 3 and any("/bot/" in t.traceback[0].filename for t in snapshot.traces)
+    table = await open_table(fake_discord, joiners=("bob",))  # the bot answers as before
+    await ack(await fake_discord.click("alice", table.button("Start")))
