@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -22,17 +23,71 @@ EXIT_UNREACHABLE = 3
 CLOSE_TIMEOUT = 8.0
 """Seconds a stop signal leaves the bot to finish its edits and log out before it quits anyway."""
 
+MEMORY_DUMP_ENV = "TONK_MEMORY_DUMP"
+"""A file name: trace allocations (`tracemalloc`) and, on each SIGUSR1 and at exit, save a
+snapshot to NAME.1, NAME.2, ... (compare two with scripts/memory_diff.py). Off unless set:
+tracing slows the bot several times over and costs memory itself. For profiling only."""
+MEMORY_DUMP_FRAMES_ENV = "TONK_MEMORY_FRAMES"
 
-async def run(settings: Settings) -> None:
+
+class MemoryDump:
+    """Snapshots of where the bot's Python memory is (by allocation traceback), saved as they
+    are: grouping and formatting them is left to scripts/memory_diff.py, so the bot (and every
+    table's clicks) stops only for the copy."""
+
+    def __init__(self, path: str, frames: int = 6):
+        import tracemalloc
+
+        self.path = path
+        self.saved = 0
+        tracemalloc.start(frames)
+
+    @staticmethod
+    def from_env(environ) -> MemoryDump | None:
+        """The dump TONK_MEMORY_DUMP asks for (None: not set); a malformed TONK_MEMORY_FRAMES is a ConfigError."""
+        path = environ.get(MEMORY_DUMP_ENV)
+        if not path:
+            return None
+        frames = environ.get(MEMORY_DUMP_FRAMES_ENV) or "6"
+        if not frames.isdigit() or not 1 <= int(frames) <= 100:
+            raise ConfigError(f"{MEMORY_DUMP_FRAMES_ENV} must be a whole number of frames from 1 to 100, not {frames!r}.")
+        return MemoryDump(path, int(frames))
+
+    def save(self, why: str) -> None:
+        """Save what is alive: cyclic garbage (every discord.Interaction is a cycle with its
+        response) is collected first, and how much there was is logged."""
+        import gc
+        import tracemalloc
+
+        self.saved += 1
+        name = f"{self.path}.{self.saved}"
+        traced = tracemalloc.get_traced_memory()[0]
+        full = gc.get_stats()[2]["collections"]
+        unreachable = gc.collect()
+        try:
+            tracemalloc.take_snapshot().dump(name)
+        except OSError as exc:
+            logging.getLogger(__name__).warning("could not save the memory snapshot %s: %s", name, exc)
+            return
+        alive = tracemalloc.get_traced_memory()[0]
+        logging.getLogger(__name__).info(
+            "memory snapshot %s saved (%s): %d KiB traced, of which %d KiB cyclic garbage (%d objects; "
+            "%d full collections before this one)", name, why, traced // 1024, (traced - alive) // 1024, unreachable, full)
+
+
+async def run(settings: Settings, dump: MemoryDump | None = None) -> None:
     from bot.client import TonkBot
     from bot.store import open_database
 
     db = await open_database(settings.database_url)
     bot = TonkBot(settings=settings, db=db)
+    loop = asyncio.get_running_loop()
+    if dump is not None:
+        with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # no SIGUSR1 here
+            loop.add_signal_handler(signal.SIGUSR1, dump.save, "SIGUSR1")
     try:
         await bot.__aenter__()
         runner = asyncio.ensure_future(bot.start(settings.token))
-        loop = asyncio.get_running_loop()
 
         async def stop() -> None:
             # Discord may be unreachable (discord.py then retries its requests and reconnects
@@ -59,12 +114,15 @@ async def run(settings: Settings) -> None:
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - quitting anyway
             pass
         await db.close()
+        if dump is not None:
+            dump.save("exit")
 
 
 def main() -> int:
     load_dotenv(os.environ.get("TONK_ENV_FILE", ".env"))
     try:
         settings = load_settings(os.environ)
+        dump = MemoryDump.from_env(os.environ)
     except ConfigError as exc:
         print(f"tonk-bot: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -76,7 +134,7 @@ def main() -> int:
     from bot.store import DatabaseStartupError, SchemaTooNewError, describe_database
 
     try:
-        asyncio.run(run(settings))
+        asyncio.run(run(settings, dump))
     except DatabaseStartupError as exc:
         print(f"tonk-bot: {exc}", file=sys.stderr)
         return EXIT_CONFIG

@@ -33,6 +33,9 @@ class TonkBot(commands.AutoShardedBot):
             intents=INTENTS,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            # discord.py keeps the last 1000 messages it is sent (MESSAGE_CREATE) for lookups the
+            # bot never makes: it edits and deletes its messages by id (partial messages)
+            max_messages=None,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )

@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 import time
-from collections import defaultdict
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -75,7 +75,9 @@ class TableService:
         self.db = db
         self._rng = rng or random.Random(secrets.randbits(64))
         self._clock = clock
-        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        """Each table's lock while anyone holds it or waits for it: a table nobody is changing
+        has none, so a closed (or long quiet) table leaves nothing behind."""
         self._writer = asyncio.Lock()
         """One writer at a time, queued here in order: SQLite takes one writer anyway, and its
         busy handler would make the others sleep in steps of up to 100 ms."""
@@ -91,7 +93,14 @@ class TableService:
     # ------------------------------------------------------------------ loading, saving, publishing
 
     def lock(self, table_id: int) -> asyncio.Lock:
-        return self._locks[table_id]
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def remembered(self) -> set[int]:
+        """The tables this process keeps anything of in memory (open tables, and tables in use)."""
+        return set(self._latest) | set(self._locks.keys())
 
     async def _load(self, table_id: int, person: Person | None = None) -> Table:
         table = self._latest.get(table_id)
@@ -113,10 +122,8 @@ class TableService:
         async with self.lock(table_id):
             return await self._load(table_id, person)
 
-    def forget(self, table_id: int, *, closed: bool = False) -> None:
+    def forget(self, table_id: int) -> None:
         self._latest.pop(table_id, None)
-        if closed:
-            self._locks.pop(table_id, None)
 
     def publish(self, table: Table, events: list[Event]) -> None:
         for listener in self.listeners:
@@ -152,7 +159,7 @@ class TableService:
         if saved.is_open:
             self._latest[old.id] = saved
         else:
-            self.forget(old.id, closed=True)
+            self.forget(old.id)
         return saved
 
     async def _record_hand(self, session, table: Table) -> None:

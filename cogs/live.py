@@ -55,16 +55,23 @@ HAND_TOKEN_SECONDS = 14 * 60
 """How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
 HAND_WAIT_SECONDS = 1.0
 """How long a click on the live hand message waits for that message's edit in flight."""
+ORIGINAL = "@original"
+"""The message id that names an interaction's response in its webhook's routes."""
 SLAP_GRACE_SECONDS = 2.5
 """House rule (slap): how long a computer player to act waits before drawing (which closes the
 slap window) while a person may still slap, so people get a fair chance at the Slap! button."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class LiveHand:
-    """A person's private hand message and the interaction whose webhook edits it."""
+    """A person's private hand message and the interaction webhook that edits it.
 
-    interaction: discord.Interaction
+    Only the webhook's id and token are kept, not the `discord.Interaction` that lent them:
+    that object holds the click's whole payload, its message, member and channel (several KiB)
+    for the token's 15 minutes, and editing its response needs none of them."""
+
+    application_id: int
+    token: str
     message_id: int | None
     moves: int
     """The table's `moves` the message shows."""
@@ -77,6 +84,11 @@ class LiveHand:
     @property
     def fresh(self) -> bool:
         return time.monotonic() - self.since < HAND_TOKEN_SECONDS
+
+    def webhook(self, client: discord.Client) -> discord.Webhook:
+        """The interaction's webhook, whose `@original` message is this hand (as
+        `Interaction.edit_original_response` addresses it)."""
+        return discord.Webhook.partial(self.application_id, self.token, client=client)
 
 
 @dataclass(eq=False)
@@ -377,7 +389,8 @@ class LiveTables:
         picture = None
         if seat is not None and table.game is not None and self._pictures.get(table.guild_id):
             picture = render.hand_picture(table.seat_view(seat), self._drawn(table, user_id))
-        runtime.hands[user_id] = LiveHand(interaction, message_id, table.moves, picture)
+        runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id, table.moves,
+                                          picture)
         if old is not None and old.message_id != message_id and old.fresh:
             asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
 
@@ -387,15 +400,14 @@ class LiveTables:
         if key is not None:
             self.runtime(table.id).drawn[user_id] = (key, card)
 
-    @staticmethod
-    async def _delete_hand(runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
+    async def _delete_hand(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
         """Remove a hand message that a newer one replaced, once any edit of it in flight is over
         (a click that opened the new one did not wait for that edit)."""
         async with runtime.hand_locks[user_id]:
             if hand.gone:
                 return
         try:
-            await hand.interaction.delete_original_response()
+            await hand.webhook(self.client).delete_message(ORIGINAL)  # type: ignore[arg-type]
         except (discord.HTTPException, OSError, aiohttp.ClientError):
             pass  # gone already, or its token expired: it simply stays as it was
 
@@ -432,7 +444,7 @@ class LiveTables:
             hand.moves = table.moves
             hand.picture = None  # not known until the edit lands
             try:
-                await hand.interaction.edit_original_response(**message)
+                await hand.webhook(self.client).edit_message(ORIGINAL, **message)  # type: ignore[arg-type]
             except discord.HTTPException as exc:
                 log.info("table %s: a private hand can no longer be edited (%s)", table.id, exc.status)
                 hand.gone = True
@@ -505,7 +517,7 @@ class LiveTables:
         if key is None or table.is_computer_turn:
             return
         runtime.turn_started = (key, time.time())
-        task = asyncio.create_task(self._timer(table, key), name=f"tonk-timer-{table.id}")
+        task = asyncio.create_task(self._timer(table.id, table.guild_id, key), name=f"tonk-timer-{table.id}")
         runtime.timer = (key, task)
 
     async def turn_seconds(self, guild_id: int) -> float:
@@ -520,23 +532,25 @@ class LiveTables:
         self._turn_seconds.pop(guild_id, None)
         self._pictures.pop(guild_id, None)
 
-    async def _timer(self, table: Table, key: str) -> None:
+    async def _timer(self, table_id: int, guild_id: int, key: str) -> None:
+        """The turn `key`'s time-out (and its warning). It sleeps the whole turn, so it keeps the
+        table's ids only, not the `Table` it began with (a stale copy of the game)."""
         try:
-            seconds = await self.turn_seconds(table.guild_id)
+            seconds = await self.turn_seconds(guild_id)
             warn_at = max(0.0, seconds - max(5.0, seconds * WARNING_SHARE))
             if warn_at > 0:
                 await asyncio.sleep(warn_at)
-                await self._warn(table.id, key, seconds - warn_at)
+                await self._warn(table_id, key, seconds - warn_at)
                 await asyncio.sleep(seconds - warn_at)
             else:
                 await asyncio.sleep(seconds)
-            await self.service.time_out(table.id, key)
+            await self.service.time_out(table_id, key)
         except asyncio.CancelledError:
             raise
         except UserError:
             return
         except Exception:
-            log.exception("table %s: the turn timer failed", table.id)
+            log.exception("table %s: the turn timer failed", table_id)
 
     async def _warn(self, table_id: int, key: str, left: float) -> None:
         table = await self.service.load(table_id)

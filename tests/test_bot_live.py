@@ -220,3 +220,21 @@ async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_disc
     await fake.wait_for(lambda: DRAWN in watching.text, what="the watcher's draw")
     drawn = watching.attachment("hand.png")
     assert drawn.id != picture.id and drawn.data.startswith(b"\x89PNG") and drawn.data != picture.data
+
+
+async def test_opening_the_hand_again_replaces_the_old_message_and_the_new_one_follows(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    _, table, user = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    other = "bob" if user == "alice" else "alice"
+    first = await open_hand(fake, other, table)
+    second = await open_hand(fake, other, table)
+    assert first.id != second.id and "Not your turn" in second.text
+    # the older hand message is removed: one private hand per person and table
+    await fake.wait_for(lambda: [m.id for m in private_messages(fake, other)] == [second.id],
+                        what="the older hand message removed")
+    # the player to act plays; the new message (edited through its own click's token) follows
+    await play_simple_turn(fake, user, table)
+    await fake.wait_for(lambda: "Your turn" in second.text or hand_is_over(second), timeout=10,
+                        what=f"{other}'s new hand to follow the game")
+    assert [m.id for m in private_messages(fake, other)] == [second.id]

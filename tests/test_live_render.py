@@ -152,7 +152,7 @@ async def test_a_click_waits_only_for_an_edit_in_flight_of_the_message_it_answer
     must land last); My hand, the ping's button or an older message answer elsewhere: no wait."""
     live = LiveTables(client=None, service=None, settings=None)  # type: ignore[arg-type]
     runtime = live.runtime(7)
-    runtime.hands[10] = LiveHand(interaction=None, message_id=500, moves=3)  # type: ignore[arg-type]
+    runtime.hands[10] = LiveHand(application_id=1, token="token", message_id=500, moves=3)
     lock = runtime.hand_locks[10]
     await lock.acquire()  # the follow-up edit of message 500 is in flight
     entered: list[int | None] = []

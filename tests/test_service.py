@@ -4,6 +4,7 @@ These run without Discord; the end-to-end tests drive the same paths through but
 """
 
 import asyncio
+import contextlib
 import random
 import threading
 
@@ -229,6 +230,28 @@ async def test_end_a_table_host_or_admin_only(db):
     assert (await service.open_in_channel(CHANNEL)) is None
     async with db.sessions() as session:
         assert await balance_total(session, guild_id=GUILD) == 0
+
+
+async def test_the_service_forgets_a_closed_table_and_any_table_after_its_clicks(db):
+    """Nothing per table stays in memory once a table is closed, nor for clicks on a table
+    that is gone or closed; an open table nobody is changing keeps only its saved state."""
+    service = TableService(db, rng=random.Random(9))
+    view = await started(service, ALICE, BOB)
+    assert service.remembered() == {view.id}  # its newest saved state, and no lock
+
+    async def hold_the_lock():
+        async with service.lock(view.id):
+            await asyncio.sleep(0.01)
+
+    waiting = [asyncio.create_task(hold_the_lock()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert service.lock(view.id) is service.lock(view.id)  # one lock while it is in use
+    await asyncio.gather(*waiting)
+    await service.end(view.id, ALICE)
+    for call in (service.load(view.id), service.join(404, EVE), service.load(404)):
+        with contextlib.suppress(UserError):
+            await call
+    assert service.remembered() == set()
 
 
 def seed_where(instant_on_hands: tuple[bool, bool], players: int = 2) -> int:
