@@ -165,7 +165,11 @@ class _Canvas:
     def text(self, xy, text: str, size: int, fill=TEXT, anchor: str = "la") -> None:
         stamp, dx, dy = _text_stamp(text, size, fill, anchor)
         if stamp is not None:
-            self.image.paste(stamp, (round(xy[0]) + dx, round(xy[1]) + dy), stamp)
+            at = (round(xy[0]) + dx, round(xy[1]) + dy)
+            if stamp.mode == "L":  # one colour: the stamp is how much of it covers each pixel
+                self.image.paste(fill, at + (at[0] + stamp.width, at[1] + stamp.height), stamp)
+            else:
+                self.image.paste(stamp, at, stamp)
 
     def png(self) -> Picture:
         # A palette of 256 colours fitted once to the card art and the felt: the PNG is a
@@ -180,7 +184,11 @@ class _Canvas:
 def _text_stamp(text: str, size: int, fill, anchor: str):
     """Text drawn once on a transparent stamp, with its offset from the anchor point
     (names, counts and labels repeat from picture to picture). Suit symbols, which the
-    font lacks, are drawn as the cards draw them: ♥ and ♦ in red, ♠ and ♣ in `fill`."""
+    font lacks, are drawn as the cards draw them: ♥ and ♦ in red, ♠ and ♣ in `fill`.
+
+    Text of one colour (nearly all of it) is kept as an "L" mask of its coverage, a quarter of
+    an RGBA stamp's bytes: every table brings its players' names, so these stamps are most of
+    the memory a table costs the bot. Text with a red suit in another colour stays RGBA."""
     pieces = _pieces(text)
     f = font(size)
     pip = round(size * 0.62)
@@ -188,16 +196,22 @@ def _text_stamp(text: str, size: int, fill, anchor: str):
     ascent, descent = f.getmetrics()
     if width <= 0:
         return None, 0, 0
-    stamp = Image.new("RGBA", (width, ascent + descent), fill + (0,))
+    def colour_of(piece) -> tuple:
+        return TEXT_RED if isinstance(piece, Suit) and piece in (Suit.HEARTS, Suit.DIAMONDS) else fill
+    one_colour = all(colour_of(piece) == fill for piece in pieces)
+    if one_colour:
+        stamp = Image.new("L", (width, ascent + descent), 0)
+    else:
+        stamp = Image.new("RGBA", (width, ascent + descent), fill + (0,))
     draw = ImageDraw.Draw(stamp)
     x = 0
     for piece in pieces:
         if isinstance(piece, Suit):
-            colour = TEXT_RED if piece in (Suit.HEARTS, Suit.DIAMONDS) else fill
-            stamp.paste(Image.new("RGBA", (pip, pip), colour + (255,)), (x + 1, ascent - pip), suit_mask(piece, pip))
+            ink = 255 if one_colour else Image.new("RGBA", (pip, pip), colour_of(piece) + (255,))
+            stamp.paste(ink, (x + 1, ascent - pip, x + 1 + pip, ascent), suit_mask(piece, pip))
             x += pip + 2
         else:
-            draw.text((x, ascent), piece, font=f, fill=fill, anchor="ls")
+            draw.text((x, ascent), piece, font=f, fill=255 if one_colour else fill, anchor="ls")
             x += round(f.getlength(piece))
     # Place the stamp as Pillow would place the text for `anchor` (left/middle/right; top/middle/baseline/descender).
     horizontal, vertical = anchor[0], anchor[1]
