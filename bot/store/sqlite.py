@@ -36,7 +36,7 @@ from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, event, func, insert, literal_column, select, true
+from sqlalchemy import Boolean, Connection, event, func, insert, literal_column, select, true
 from sqlalchemy.dialects import sqlite as sqlite_dialects
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -100,15 +100,20 @@ def _finished_hand() -> tuple[tuple[str, ...], str, _Values, list[tuple[str, _Va
     row_values: list[tuple[str, _Values]] = []
 
     def rows_from_json(statement: Any, column: str, from_hand: Any) -> Any:
-        # The rows of NEW.<table>, a JSON array of arrays (one value a column, in column order).
+        # The rows of NEW.<table>, a JSON array of arrays (one value a column, in column order),
+        # without the columns every row takes from the hand (hands.SAME_AS_HAND): those come from
+        # NEW, because each json_extract costs SQLite about a microsecond.
         table = statement.table
         names = [other.name for other in table.columns if other.name != column]
-        row_values.append((table.name, _Values(names, table)))
+        from_json = [name for name in names if name not in hands.SAME_AS_HAND]
+        row_values.append((table.name, _Values(from_json, table)))
         rows = func.json_each(literal_column(f"NEW.{table.name}")).table_valued("value")
-        values = [func.json_extract(rows.c.value, f"$[{index}]") for index in range(len(names))]
+        value = {name: func.json_extract(rows.c.value, f"$[{index}]") for index, name in enumerate(from_json)}
+        value.update((name, literal_column(f"NEW.{hands.SAME_AS_HAND[name]}"))
+                     for name in names if name in hands.SAME_AS_HAND)
         # WHERE true: SQLite's parser needs it between INSERT ... SELECT and ON CONFLICT.
-        source = select(*values, from_hand(literal_column("NEW.hand_id"))).select_from(rows).where(true())
-        return statement.from_select([*names, column], source)
+        source = select(*(value[name] for name in names), from_hand(literal_column("NEW.hand_id")))
+        return statement.from_select([*names, column], source.select_from(rows).where(true()))
 
     # A taken hand_id fails the plain INSERT (UNIQUE), which undoes the whole statement.
     hand_insert = insert(hands_table).from_select(
@@ -133,15 +138,21 @@ def _finished_hand() -> tuple[tuple[str, ...], str, _Values, list[tuple[str, _Va
 
 class _Values:
     """A row's values for ``names``, converted as SQLAlchemy converts them on SQLite (JSON
-    as text, times as naive UTC text, booleans as 0/1), so the trigger stores what the ORM would."""
+    as text, times as naive UTC text), so the trigger stores what the ORM would. Booleans
+    are left to ``json.dumps``: SQLite reads JSON's true and false as 1 and 0, what the ORM writes."""
 
     __slots__ = ("names", "pick", "conversions")
 
     def __init__(self, names: list[str], table: Any) -> None:
         self.names = names
-        self.pick = itemgetter(*names)
-        processors = [table.columns[name].type.dialect_impl(_DIALECT).bind_processor(_DIALECT) for name in names]
-        self.conversions = [(index, process) for index, process in enumerate(processors) if process is not None]
+        self.pick = itemgetter(*names) if len(names) > 1 else lambda row: (row[names[0]],)
+        conversions = []
+        for index, name in enumerate(names):
+            column_type = table.columns[name].type
+            process = column_type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+            if process is not None and not isinstance(column_type, Boolean):
+                conversions.append((index, process))
+        self.conversions = conversions
 
     def __call__(self, row: dict[str, Any]) -> list[Any]:
         values = list(self.pick(row))
@@ -151,17 +162,24 @@ class _Values:
         return values
 
 
-async def write_finished_hand(session: AsyncSession, hand_row: dict[str, Any], *then: list[dict[str, Any]]) -> bool:
+async def write_finished_hand(
+    session: AsyncSession, hand_row: dict[str, Any], *then: list[dict[str, Any]], encoded: dict[str, str] | None = None
+) -> bool:
     """``hands.record_finished_hand``'s writes on SQLite: one statement, one call on aiosqlite's thread.
 
     ``hand_row`` is the hand; ``then`` its rows for ``hands.ROW_TABLES``, in that order
     (the lock order). One ``INSERT`` into the TEMP view fires the trigger that writes them
     all, inside the session's transaction if it has one (the caller commits), else as a
     transaction of its own (its first step takes the write lock, as ``BEGIN IMMEDIATE``
-    would). Returns False, having written nothing, if the hand id was taken.
+    would). Returns False, having written nothing, if the hand id was taken. ``encoded``
+    holds JSON columns of the hand already encoded as text (``json.dumps``, as SQLAlchemy would).
     """
     ddl, insert_sql, hand_values, row_values = _finished_hand()
+    if encoded:
+        hand_row = {**hand_row, **dict.fromkeys(encoded)}  # None: not encoded again
     parameters = dict(zip(hand_values.names, hand_values(hand_row), strict=True))
+    if encoded:
+        parameters.update(encoded)
     for (table, values), rows in zip(row_values, then, strict=True):
         parameters[table] = json.dumps([values(row) for row in rows])
     if session.in_transaction():
