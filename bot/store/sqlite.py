@@ -39,6 +39,7 @@ from typing import Any
 from sqlalchemy import Boolean, Connection, event, func, insert, literal_column, select, true
 from sqlalchemy.dialects import sqlite as sqlite_dialects
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import QueuePool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .errors import DatabaseStartupError, SchemaTooNewError
@@ -190,7 +191,12 @@ async def write_finished_hand(
     # A pooled DBAPI connection, no SQLAlchemy Connection around it (a fifth of the CPU of a
     # hand): no BEGIN, the statement is its own transaction. Giving it back does no I/O,
     # because SQLite engines return connections without a reset (db.py).
-    raw = await engine.raw_connection()
+    sync_engine = engine.sync_engine
+    # A connection waiting in the pool is taken without a greenlet (AsyncEngine.raw_connection
+    # runs the same checkout in one: a tenth of the event loop's CPU of a hand); only a new
+    # connection needs one, to await aiosqlite's connect.
+    waiting = isinstance(sync_engine.pool, QueuePool) and sync_engine.pool.checkedin()
+    raw = sync_engine.raw_connection() if waiting else await engine.raw_connection()
     try:
         return await _insert_finished_hand(raw.driver_connection, ddl, insert_sql, parameters)
     finally:
