@@ -183,6 +183,16 @@ class _Values:
                 values[index] = process(values[index])
         return values
 
+    def add(self, parameters: list[Any], rows: list[dict[str, Any]]) -> None:
+        """Append the values of ``rows`` to ``parameters`` (without a list a row when nothing is converted)."""
+        if self.conversions:
+            for row in rows:
+                parameters += self(row)
+        else:
+            pick = self.pick
+            for row in rows:
+                parameters += pick(row)
+
 
 async def write_finished_hand(
     session: AsyncSession, hand_row: dict[str, Any], *then: list[dict[str, Any]], encoded: dict[str, str] | None = None
@@ -201,8 +211,7 @@ async def write_finished_hand(
     for name, text in (encoded or {}).items():
         parameters[statement.hand_values.names.index(name)] = text
     for values, rows in zip(statement.row_values, then, strict=True):
-        for row in rows:
-            parameters += values(row)
+        values.add(parameters, rows)
     ddl, insert_sql = statement.ddl, statement.insert_sql
     if session.in_transaction():
         raw = await (await session.connection()).get_raw_connection()
