@@ -282,7 +282,7 @@ def row_statements(dialect: str, rows: RowSource) -> tuple[Any, ...]:
 
     Each row takes one value from its stored hand, read in the same statement by
     the hand's ``hand_id``: a seat its hand's id, a summary row the hand's season.
-    ``sqlite.py`` builds the same statements over rows read from JSON, for its trigger.
+    ``sqlite.py`` builds the same statements over rows read from its view's columns, for its trigger.
     """
     hand_id, season = partial(_of_hand, Hand.id), partial(_of_hand, Hand.season)
     seats, ledger, rivals, tallies = (insert_for(dialect, table) for table in ROW_TABLES)

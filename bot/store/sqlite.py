@@ -13,8 +13,9 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
   rivals and tally upserts) in ONE statement, one call on aiosqlite's worker
   thread through its public API, instead of a dozen hand-offs between the event
   loop and that thread: an INSERT into a TEMP view whose INSTEAD OF trigger runs
-  ``hands.py``'s own statements (built over rows read from JSON, compiled here
-  once per process, created on a connection's first hand). PostgreSQL runs the same
+  ``hands.py``'s own statements (their rows read from the view's columns, one
+  parameter a value; compiled here once per process for each shape of hand, created
+  on a connection's first hand of that shape). PostgreSQL runs the same
   statements through SQLAlchemy (a test checks that both ways write the same rows
   on SQLite);
 - ``upgrade_legacy``: files written before the store moved to Alembic carry a
