@@ -56,11 +56,16 @@ def check_status(status: object) -> str:
 
 
 def check_json(name: str, value: Any) -> Any:
+    json_text(name, value)
+    return value
+
+
+def json_text(name: str, value: Any) -> str:
+    """``value`` as the JSON text SQLAlchemy's JSON type stores (``json.dumps``), or ``ValueError``."""
     try:
-        json.dumps(value, allow_nan=False)
+        return json.dumps(value, allow_nan=False)
     except (TypeError, ValueError) as error:
         raise ValueError(f"{name} must be JSON data: {error}") from None
-    return value
 
 
 def check_json_object(name: str, value: object) -> dict[str, Any]:

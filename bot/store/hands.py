@@ -94,14 +94,15 @@ def check_result(result: object, *, seats: int) -> dict[str, Any]:
     return {**result, "winners": list(winners), "counts": counts, "payments": payments, "pushups": pushups}
 
 
-def check_record(record: object, *, seats: int) -> dict[str, Any]:
-    """A ``tonk-hand/1`` hand record with one player per seat (its content is the engine's)."""
+def check_record(record: object, *, seats: int) -> tuple[dict[str, Any], str]:
+    """A ``tonk-hand/1`` hand record with one player per seat (its content is the engine's), and its JSON text."""
     if not isinstance(record, Mapping) or record.get("format") != RECORD_FORMAT:
         raise ValueError(f'a hand record is a dict with "format": "{RECORD_FORMAT}"')
     names = record.get("players")
     if not isinstance(names, list | tuple) or len(names) != seats:
         raise ValueError(f"the hand record names {names!r}, but the hand has {seats} players")
-    return checks.check_json("hand record", dict(record))
+    record = dict(record)
+    return record, checks.json_text("hand record", record)
 
 
 def _check_players(players: Sequence[PlayerRef]) -> list[PlayerRef]:
@@ -144,7 +145,7 @@ async def record_finished_hand(
     players = _check_players(players)
     seats = len(players)
     result = check_result(result, seats=seats)
-    record = check_record(record, seats=seats)
+    record, record_text = check_record(record, seats=seats)
     if not isinstance(hand_id, str) or not hand_id:
         raise ValueError(f"hand_id must be a non-empty string, not {hand_id!r}")
     guild_id = checks.check_int("guild id", guild_id)
@@ -214,7 +215,8 @@ async def record_finished_hand(
     rows = (hand_row, seat_rows, ledger_rows, rival_rows, [tally_row])
     dialect = dialect_name(session)
     if dialect == "sqlite" and SQLITE_IN_ONE_CALL:
-        return await sqlite.write_finished_hand(session, *rows)
+        # The record's JSON text is the check's: a hand's largest value is encoded once.
+        return await sqlite.write_finished_hand(session, *rows, encoded={"record": record_text})
     if dialect == "postgresql" and POSTGRESQL_IN_ONE_STATEMENT:
         return await postgresql.write_finished_hand(session, *rows)
     for row in (*seat_rows, *ledger_rows, *rival_rows, tally_row):
@@ -261,6 +263,10 @@ FROM_THE_DATABASE = frozenset({"id", "season"})
 ROW_TABLES = (_hand_seats, _ledger, Rival.__table__, HandTally.__table__)  # type: ignore[attr-defined]
 """The tables a hand writes a list of rows to, in the order they are written (``record_finished_hand``'s ``then``)."""
 
+SAME_AS_HAND = {"guild_id": "guild_id", "updated_at": "finished_at", "outcome": "outcome", "house_rules": "house_rules"}
+"""Row columns that ``record_finished_hand`` fills, in every row of a hand, from the hand's own value
+(row column: hand column): the one-statement write on SQLite reads them from the hand, not from each row."""
+
 RowSource = Callable[[Any, str, Callable[[Any], Any]], Any]
 """``(insert, column, from_hand) -> statement``: gives ``insert`` (into one of ``ROW_TABLES``) its
 rows; ``column`` is the one each row takes from its stored hand, ``from_hand(hand_id)`` reads it."""
@@ -276,7 +282,7 @@ def row_statements(dialect: str, rows: RowSource) -> tuple[Any, ...]:
 
     Each row takes one value from its stored hand, read in the same statement by
     the hand's ``hand_id``: a seat its hand's id, a summary row the hand's season.
-    ``sqlite.py`` builds the same statements over rows read from JSON, for its trigger.
+    ``sqlite.py`` builds the same statements over rows read from its view's columns, for its trigger.
     """
     hand_id, season = partial(_of_hand, Hand.id), partial(_of_hand, Hand.season)
     seats, ledger, rivals, tallies = (insert_for(dialect, table) for table in ROW_TABLES)

@@ -13,8 +13,9 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
   rivals and tally upserts) in ONE statement, one call on aiosqlite's worker
   thread through its public API, instead of a dozen hand-offs between the event
   loop and that thread: an INSERT into a TEMP view whose INSTEAD OF trigger runs
-  ``hands.py``'s own statements (built over rows read from JSON, compiled here
-  once per process, created on a connection's first hand). PostgreSQL runs the same
+  ``hands.py``'s own statements (their rows read from the view's columns, one
+  parameter a value; compiled here once per process for each shape of hand, created
+  on a connection's first hand of that shape). PostgreSQL runs the same
   statements through SQLAlchemy (a test checks that both ways write the same rows
   on SQLite);
 - ``upgrade_legacy``: files written before the store moved to Alembic carry a
@@ -27,18 +28,19 @@ and PostgreSQL. SQLite needs a few things of its own, all of them here:
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import stat
 from pathlib import Path
+from dataclasses import dataclass
 from functools import cache
 from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, event, func, insert, literal_column, select, true
+from sqlalchemy import Boolean, Connection, event, false, insert, literal_column, null, select, true, union_all
 from sqlalchemy.dialects import sqlite as sqlite_dialects
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import QueuePool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .errors import DatabaseStartupError, SchemaTooNewError
@@ -82,66 +84,98 @@ def configure_engine(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
 
 # --------------------------------------------------------------------------- a finished hand in one statement
 
-# hands.py's statements, built over rows read from JSON, run by a TEMP trigger that
-# a connection gets with its first hand: one INSERT into the TEMP view ``tonk_finished_hand`` writes
-# the hand, its seats and its summaries. SQLite runs a statement atomically, with
-# everything its triggers do, so the hand is all written or not at all.
+# hands.py's statements, their rows read from the parameters of one INSERT, run by a TEMP
+# trigger that a connection gets with its first hand of each shape (rows per table: a
+# 4-player hand writes 4 seats, 4 ledger rows, 12 rivals and a tally): one INSERT into the
+# TEMP view ``tonk_finished_hand_<shape>`` writes the hand, its seats and its summaries.
+# SQLite runs a statement atomically, with everything its triggers do, so the hand is all
+# written or not at all. Every value is a parameter of its own (the view's columns), not
+# JSON: encoding rows as JSON and reading them back with json_extract cost about a third
+# of a hand's CPU.
 FINISHED_HAND = "tonk_finished_hand"
 _DIALECT = sqlite_dialects.dialect()
 
 
+@dataclass(frozen=True, slots=True)
+class _FinishedHand:
+    """For one shape of hand: the view and trigger DDL, the INSERT that fires it, and its parameters' sources."""
+
+    ddl: tuple[str, ...]
+    insert_sql: str
+    hand_values: _Values
+    row_values: tuple[_Values, ...]
+    """One a table of ``hands.ROW_TABLES``: the values each of its rows gives, in the view's order."""
+
+
 @cache
-def _finished_hand() -> tuple[tuple[str, ...], str, _Values, list[tuple[str, _Values]]]:
-    """The view and trigger DDL, the INSERT that fires it, and how to turn rows into its parameters."""
+def _finished_hand(shape: tuple[int, ...]) -> _FinishedHand:
+    """The statement for a hand with ``shape[i]`` rows for ``hands.ROW_TABLES[i]``."""
     from . import hands  # hands.py imports this module; its statements are needed only now
 
-    hands_table, row_tables = hands.Hand.__table__, hands.ROW_TABLES  # type: ignore[attr-defined]
-    hand_columns = [column for column in hands_table.columns if column.name not in hands.FROM_THE_DATABASE]
-    row_values: list[tuple[str, _Values]] = []
+    hands_table = hands.Hand.__table__  # type: ignore[attr-defined]
+    hand_columns = [column.name for column in hands_table.columns if column.name not in hands.FROM_THE_DATABASE]
+    view = f"{FINISHED_HAND}_{'_'.join(map(str, shape))}"
+    view_columns = list(hand_columns)
+    row_values: list[_Values] = []
+    tables = iter(zip(hands.ROW_TABLES, shape, strict=True))
 
-    def rows_from_json(statement: Any, column: str, from_hand: Any) -> Any:
-        # The rows of NEW.<table>, a JSON array of arrays (one value a column, in column order).
-        table = statement.table
+    def rows_from_parameters(statement: Any, column: str, from_hand: Any) -> Any:
+        # The rows of this table: one SELECT of NEW's columns a row, without the columns
+        # every row takes from the hand (hands.SAME_AS_HAND), which come from the hand's.
+        table, count = next(tables)
+        assert statement.table is table, "hands.row_statements builds its statements in ROW_TABLES order"
         names = [other.name for other in table.columns if other.name != column]
-        row_values.append((table.name, _Values(names, table)))
-        rows = func.json_each(literal_column(f"NEW.{table.name}")).table_valued("value")
-        values = [func.json_extract(rows.c.value, f"$[{index}]") for index in range(len(names))]
+        own = [name for name in names if name not in hands.SAME_AS_HAND]
+        row_values.append(_Values(own, table))
+
+        def new(row: int, name: str) -> Any:
+            if name in hands.SAME_AS_HAND:
+                return literal_column(f"NEW.{hands.SAME_AS_HAND[name]}").label(name)
+            view_columns.append(f"{table.name}_{row}_{name}")
+            return literal_column(f"NEW.{view_columns[-1]}").label(name)
+
+        selects = [select(*(new(row, name) for name in names)) for row in range(count)]
+        if not selects:  # no rows: a SELECT that gives none
+            selects = [select(*(null().label(name) for name in names)).where(false())]
+        rows = (union_all(*selects) if len(selects) > 1 else selects[0]).subquery()
         # WHERE true: SQLite's parser needs it between INSERT ... SELECT and ON CONFLICT.
-        source = select(*values, from_hand(literal_column("NEW.hand_id"))).select_from(rows).where(true())
+        source = select(*rows.c, from_hand(literal_column("NEW.hand_id"))).where(true())
         return statement.from_select([*names, column], source)
 
     # A taken hand_id fails the plain INSERT (UNIQUE), which undoes the whole statement.
     hand_insert = insert(hands_table).from_select(
-        [*(column.name for column in hand_columns), "season"],
-        select(*(literal_column(f"NEW.{column.name}") for column in hand_columns),
+        [*hand_columns, "season"],
+        select(*(literal_column(f"NEW.{name}") for name in hand_columns),
                hands.current_season(literal_column("NEW.guild_id"))),
     )
-    body = [hand_insert, *hands.row_statements("sqlite", rows_from_json)]
+    body = [hand_insert, *hands.row_statements("sqlite", rows_from_parameters)]
     compiled = [str(statement.compile(dialect=_DIALECT, compile_kwargs={"literal_binds": True})) for statement in body]
-    view_columns = [column.name for column in hand_columns] + [table.name for table in row_tables]
     ddl = (
-        f"CREATE TEMP VIEW IF NOT EXISTS {FINISHED_HAND} AS SELECT "
-        + ", ".join(f"NULL AS {name}" for name in view_columns),
-        f"CREATE TEMP TRIGGER IF NOT EXISTS {FINISHED_HAND}_write INSTEAD OF INSERT ON {FINISHED_HAND} BEGIN "
+        f"CREATE TEMP VIEW IF NOT EXISTS {view} AS SELECT " + ", ".join(f"NULL AS {name}" for name in view_columns),
+        f"CREATE TEMP TRIGGER IF NOT EXISTS {view}_write INSTEAD OF INSERT ON {view} BEGIN "
         + "; ".join(compiled) + "; END",
     )
-    insert_sql = (f"INSERT INTO {FINISHED_HAND} ({', '.join(view_columns)}) "
-                  f"VALUES ({', '.join(':' + name for name in view_columns)})")
-    hand_values = _Values([column.name for column in hand_columns], hands_table)
-    return ddl, insert_sql, hand_values, row_values
+    insert_sql = f"INSERT INTO {view} ({', '.join(view_columns)}) VALUES ({', '.join('?' * len(view_columns))})"
+    return _FinishedHand(ddl, insert_sql, _Values(hand_columns, hands_table), tuple(row_values))
 
 
 class _Values:
     """A row's values for ``names``, converted as SQLAlchemy converts them on SQLite (JSON
-    as text, times as naive UTC text, booleans as 0/1), so the trigger stores what the ORM would."""
+    as text, times as naive UTC text), so the trigger stores what the ORM would. Booleans
+    need nothing: sqlite3 binds True and False as 1 and 0, what the ORM writes."""
 
     __slots__ = ("names", "pick", "conversions")
 
     def __init__(self, names: list[str], table: Any) -> None:
         self.names = names
-        self.pick = itemgetter(*names)
-        processors = [table.columns[name].type.dialect_impl(_DIALECT).bind_processor(_DIALECT) for name in names]
-        self.conversions = [(index, process) for index, process in enumerate(processors) if process is not None]
+        self.pick = itemgetter(*names) if len(names) > 1 else lambda row: (row[names[0]],)
+        conversions = []
+        for index, name in enumerate(names):
+            column_type = table.columns[name].type
+            process = column_type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+            if process is not None and not isinstance(column_type, Boolean):
+                conversions.append((index, process))
+        self.conversions = conversions
 
     def __call__(self, row: dict[str, Any]) -> list[Any]:
         values = list(self.pick(row))
@@ -150,20 +184,36 @@ class _Values:
                 values[index] = process(values[index])
         return values
 
+    def add(self, parameters: list[Any], rows: list[dict[str, Any]]) -> None:
+        """Append the values of ``rows`` to ``parameters`` (without a list a row when nothing is converted)."""
+        if self.conversions:
+            for row in rows:
+                parameters += self(row)
+        else:
+            pick = self.pick
+            for row in rows:
+                parameters += pick(row)
 
-async def write_finished_hand(session: AsyncSession, hand_row: dict[str, Any], *then: list[dict[str, Any]]) -> bool:
+
+async def write_finished_hand(
+    session: AsyncSession, hand_row: dict[str, Any], *then: list[dict[str, Any]], encoded: dict[str, str] | None = None
+) -> bool:
     """``hands.record_finished_hand``'s writes on SQLite: one statement, one call on aiosqlite's thread.
 
     ``hand_row`` is the hand; ``then`` its rows for ``hands.ROW_TABLES``, in that order
     (the lock order). One ``INSERT`` into the TEMP view fires the trigger that writes them
     all, inside the session's transaction if it has one (the caller commits), else as a
     transaction of its own (its first step takes the write lock, as ``BEGIN IMMEDIATE``
-    would). Returns False, having written nothing, if the hand id was taken.
+    would). Returns False, having written nothing, if the hand id was taken. ``encoded``
+    holds JSON columns of the hand already encoded as text (``json.dumps``, as SQLAlchemy would).
     """
-    ddl, insert_sql, hand_values, row_values = _finished_hand()
-    parameters = dict(zip(hand_values.names, hand_values(hand_row), strict=True))
-    for (table, values), rows in zip(row_values, then, strict=True):
-        parameters[table] = json.dumps([values(row) for row in rows])
+    statement = _finished_hand(tuple(map(len, then)))
+    parameters = statement.hand_values(hand_row if not encoded else {**hand_row, **dict.fromkeys(encoded)})
+    for name, text in (encoded or {}).items():
+        parameters[statement.hand_values.names.index(name)] = text
+    for values, rows in zip(statement.row_values, then, strict=True):
+        values.add(parameters, rows)
+    ddl, insert_sql = statement.ddl, statement.insert_sql
     if session.in_transaction():
         raw = await (await session.connection()).get_raw_connection()
         return await _insert_finished_hand(raw.driver_connection, ddl, insert_sql, parameters)
@@ -172,14 +222,19 @@ async def write_finished_hand(session: AsyncSession, hand_row: dict[str, Any], *
     # A pooled DBAPI connection, no SQLAlchemy Connection around it (a fifth of the CPU of a
     # hand): no BEGIN, the statement is its own transaction. Giving it back does no I/O,
     # because SQLite engines return connections without a reset (db.py).
-    raw = await engine.raw_connection()
+    sync_engine = engine.sync_engine
+    # A connection waiting in the pool is taken without a greenlet (AsyncEngine.raw_connection
+    # runs the same checkout in one: a tenth of the event loop's CPU of a hand); only a new
+    # connection needs one, to await aiosqlite's connect.
+    waiting = isinstance(sync_engine.pool, QueuePool) and sync_engine.pool.checkedin()
+    raw = sync_engine.raw_connection() if waiting else await engine.raw_connection()
     try:
         return await _insert_finished_hand(raw.driver_connection, ddl, insert_sql, parameters)
     finally:
         raw.close()
 
 
-async def _insert_finished_hand(driver: Any, ddl: tuple[str, ...], sql: str, parameters: dict[str, Any]) -> bool:
+async def _insert_finished_hand(driver: Any, ddl: tuple[str, ...], sql: str, parameters: list[Any]) -> bool:
     """Run the INSERT on ``driver`` (the ``aiosqlite.Connection``), making the view first if it has none."""
     try:
         await driver.execute_fetchall(sql, parameters)
@@ -188,7 +243,7 @@ async def _insert_finished_hand(driver: Any, ddl: tuple[str, ...], sql: str, par
             return False
         raise
     except sqlite3.OperationalError as error:
-        if not ddl or f"no such table: {FINISHED_HAND}" not in str(error):
+        if not ddl or f"no such table: {FINISHED_HAND}_" not in str(error):
             raise
         # This connection's first hand (or its view went with a rolled-back transaction).
         # Made here, not when connecting: SQLite checks triggers when a migration renames
