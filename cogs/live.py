@@ -77,6 +77,9 @@ class LiveHand:
     """The table's `moves` the message shows."""
     picture: pictures.HandPicture | None = None
     """The picture the message carries (None: none, or not known while an edit is in flight)."""
+    look: int | None = None
+    """What the message shows (`render.look`; None: not known): an edit that would show the same
+    is not sent."""
     since: float = field(default_factory=time.monotonic)
     gone: bool = False
     """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
@@ -99,6 +102,10 @@ class TableRuntime:
     last_edit: float = 0.0
     shown: int | None = None
     """The table's `moves` that its channel message shows."""
+    picture: pictures.TablePicture | None = None
+    """The picture the channel message carries (None: none, or not known while an edit is in flight)."""
+    edits: int = 0
+    """Edits of the channel message begun: only the newest one's picture is known to be shown."""
     dirty: bool = False
     sync: asyncio.Task | None = None
     computer: asyncio.Task | None = None
@@ -125,6 +132,17 @@ class TableRuntime:
                  self.slaps[1] if self.slaps else None)
         live_hands = any(hand.fresh for hand in self.hands.values())
         return self.replying == 0 and not live_hands and all(t is None or t.done() for t in tasks)
+
+    def edit_begun(self) -> int:
+        """An edit of the channel message begins: until it lands, what picture it shows is not known."""
+        self.edits += 1
+        self.picture = None
+        return self.edits
+
+    def edit_landed(self, edit: int, picture: pictures.TablePicture | None) -> None:
+        """Edit number `edit` reached Discord showing `picture`; a later edit begun meanwhile decides."""
+        if edit == self.edits:
+            self.picture = picture
 
     def start(self, attribute: str, coro: Awaitable[None]) -> None:
         """Run `coro` as this table's task of that kind unless one is running already."""
@@ -185,12 +203,21 @@ class LiveTables:
         self._schedule_timer(runtime, table)
         self._schedule_slaps(runtime, table)
 
-    def shown(self, table: Table) -> None:
-        """A click's reply is showing `table` on the channel message itself: no edit needed for it."""
+    def shown(self, table: Table) -> int | None:
+        """A click's reply is showing `table` on the channel message itself: no edit needed for it.
+        The edit's number, for `picture_shown` once the reply landed."""
         runtime = self.tables.get(table.id)
-        if runtime is not None:
-            runtime.shown = table.moves
-            runtime.last_edit = time.monotonic()
+        if runtime is None:
+            return None
+        runtime.shown = table.moves
+        runtime.last_edit = time.monotonic()
+        return runtime.edit_begun()
+
+    def picture_shown(self, table_id: int, edit: int | None, picture: pictures.TablePicture | None) -> None:
+        """The reply numbered `edit` (from `shown`) landed, and the channel message carries `picture`."""
+        runtime = self.tables.get(table_id)
+        if runtime is not None and edit is not None:
+            runtime.edit_landed(edit, picture)
 
     @contextlib.asynccontextmanager
     async def replying(self, table_id: int):
@@ -216,6 +243,7 @@ class LiveTables:
         runtime = self.runtime(table_id)
         if force:
             runtime.shown = None
+            runtime.edit_begun()  # what the message shows is not known: send its picture again
         runtime.dirty = True
         runtime.start("sync", self._sync(runtime))
 
@@ -255,11 +283,15 @@ class LiveTables:
             return
         runtime.last_edit = time.monotonic()
         runtime.shown = table.moves
+        content, picture = await self.table_message(table)
+        edit = runtime.edit_begun()
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.message_id)
         try:
-            await message.edit(**await self.table_message(table))
+            await message.edit(**content)
         except discord.NotFound:
             log.warning("table %s: its message is gone", table.id)
+        else:
+            runtime.edit_landed(edit, picture)
 
     async def _ping(self, table: Table) -> None:
         """One short mention when a person's turn begins; the previous one is removed."""
@@ -298,11 +330,16 @@ class LiveTables:
 
     # ------------------------------------------------------------------ how messages look here
 
-    async def table_message(self, table: Table) -> dict[str, Any]:
-        """The channel message of `table`, with the turn's deadline and (unless the server
-        turned them off) its picture."""
-        return render.table_message(table.public(), deadline=await self.deadline(table),
-                                    picture=await self.pictures_on(table.guild_id))
+    async def table_message(self, table: Table) -> tuple[dict[str, Any], pictures.TablePicture | None]:
+        """The channel message of `table`, with the turn's deadline and (unless the server turned
+        them off) its picture, and the picture it shows once sent. The picture the channel message
+        carries already is kept, not drawn and uploaded again."""
+        public = table.public()
+        on = await self.pictures_on(table.guild_id)
+        runtime = self.tables.get(table.id)
+        message = render.table_message(public, deadline=await self.deadline(table), picture=on,
+                                       shown=runtime.picture if runtime is not None else None)
+        return message, render.channel_picture(public) if on else None
 
     async def hand_message(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
                            focus: str | None = None, message_id: int | None = None) -> dict[str, Any]:
@@ -378,9 +415,9 @@ class LiveTables:
             lock.release()
 
     def hand_shown(self, table: Table, user_id: int, interaction: discord.Interaction,
-                   message_id: int | None) -> None:
-        """A click's reply showed `table` in a private hand message: that message is the live one
-        now, edited through this interaction (its token is the newest). Any other live hand
+                   message_id: int | None, message: dict[str, Any]) -> None:
+        """A click's reply showed `table` in a private hand message (`message`): that message is the
+        live one now, edited through this interaction (its token is the newest). Any other live hand
         message of this person at this table is deleted."""
         runtime = self.runtime(table.id)
         old = runtime.hands.get(user_id)
@@ -390,7 +427,7 @@ class LiveTables:
         if seat is not None and table.game is not None and self._pictures.get(table.guild_id):
             picture = render.hand_picture(table.seat_view(seat), self._drawn(table, user_id))
         runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id, table.moves,
-                                          picture)
+                                          picture, render.look(message))
         if old is not None and old.message_id != message_id and old.fresh:
             asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
 
@@ -442,7 +479,11 @@ class LiveTables:
             if seat is None or not table.is_open:
                 del runtime.hands[user_id]
             hand.moves = table.moves
+            look = render.look(message)
+            if "attachments" not in message and look == hand.look:
+                return  # another player's move changed nothing this hand shows (a draw): no edit
             hand.picture = None  # not known until the edit lands
+            hand.look = None
             try:
                 await hand.webhook(self.client).edit_message(ORIGINAL, **message)  # type: ignore[arg-type]
             except discord.HTTPException as exc:
@@ -452,6 +493,7 @@ class LiveTables:
                     del runtime.hands[user_id]
             else:
                 hand.picture = picture
+                hand.look = look
 
     # ------------------------------------------------------------------ computer players
 

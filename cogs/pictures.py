@@ -61,7 +61,9 @@ class SeatPicture:
     """One seat as everyone sees it. `shown` holds the hand only once it is public (showdown)."""
 
     name: str
-    cards_in_hand: int
+    cards_in_hand: int | None = None
+    """How many cards the seat holds, drawn as backs (None: not drawn; the channel's picture
+    leaves what changes with every play to the message's text)."""
     total: int | None = None
     is_turn: bool = False
     is_away: bool = False
@@ -95,7 +97,9 @@ class TablePicture:
     seats: tuple[SeatPicture, ...]
     spreads: tuple[SpreadPicture, ...] = ()
     discard_top: Card | None = None
-    stock: int = 0
+    stock: int | None = 0
+    """Cards in the stock; None: no piles are drawn (the stock and the discard top are left to
+    the message's text), and the spreads take the whole width."""
     title: str = ""
 
     def __post_init__(self) -> None:
@@ -292,6 +296,7 @@ def plural(n: int, word: str) -> str:
 
 SEAT_HEIGHT = 86
 SEAT_SHOWN_HEIGHT = 116
+SEAT_NAME_HEIGHT = 60  # a seat whose cards are not drawn: its name, total and a note line
 MINI_BACK = 20
 SHOWN_CARD = 46
 PILE_CARD = 72
@@ -328,9 +333,10 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
         canvas.text((end + 10, row + 4), label, 16, MUTED)
         note_xy, note_anchor, note_room = (end + 10, row + 26), "la", x + w - 10 - (end + 10)  # beside the cards
     else:
-        shown = min(seat.cards_in_hand, 12)
-        end = canvas.fan([None] * shown, x + 10, row, MINI_BACK, 9)
-        canvas.text((end + 8, row + 6), plural(seat.cards_in_hand, "card"), 16, MUTED)
+        if seat.cards_in_hand is not None:
+            shown = min(seat.cards_in_hand, 12)
+            end = canvas.fan([None] * shown, x + 10, row, MINI_BACK, 9)
+            canvas.text((end + 8, row + 6), plural(seat.cards_in_hand, "card"), 16, MUTED)
         note_xy, note_anchor, note_room = (x + w - 10, y + h - 8), "rd", w - 20
     notes = []
     if seat.is_turn:
@@ -374,18 +380,19 @@ def _render_table_cached(picture: TablePicture) -> Picture:
     n = len(picture.seats)
     columns = _seat_columns(max(n, 1))
     seat_rows = -(-n // columns)
-    seat_h = SEAT_SHOWN_HEIGHT if any(s.shown is not None for s in picture.seats) else SEAT_HEIGHT
+    seat_h = (SEAT_SHOWN_HEIGHT if any(s.shown is not None for s in picture.seats) else
+              SEAT_HEIGHT if any(s.cards_in_hand is not None for s in picture.seats) else SEAT_NAME_HEIGHT)
     top = MARGIN + (30 if picture.title else 0)
     seats_bottom = top + seat_rows * (seat_h + 10)
+    piles = picture.stock is not None
     _, pile_h = card_size(PILE_CARD)
-    piles_w = 2 * PILE_CARD + 34
-    spread_x = MARGIN + piles_w + 24
+    spread_x = MARGIN + (2 * PILE_CARD + 34 + 24 if piles else 4)
     spread_w = width - spread_x - MARGIN
     rows = _spread_rows(picture.spreads, spread_w)
     _, spread_card_h = card_size(SPREAD_CARD)
     wild_h = 20 if any(spread.wild for spread in picture.spreads) else 0
     row_h = spread_card_h + 28 + wild_h
-    middle_h = max(pile_h + 40, 28 + len(rows) * row_h if rows else 60)
+    middle_h = max(pile_h + 40 if piles else 0, 28 + len(rows) * row_h if rows else 60)
     height = seats_bottom + 8 + middle_h + MARGIN
     canvas = _Canvas(width, height)
     if picture.title:
@@ -397,8 +404,29 @@ def _render_table_cached(picture: TablePicture) -> Picture:
         _draw_seat(canvas, seat, MARGIN + c * (seat_w + 10), top + r * (seat_h + 10), seat_w, seat_h)
 
     y = seats_bottom + 8
-    # The stock (a small stack of backs) and the discard pile's top card.
-    x = MARGIN + 4
+    if piles:
+        _draw_piles(canvas, picture, MARGIN + 4, y, pile_h)
+        canvas.draw.line([(spread_x - 14, y + 4), (spread_x - 14, y + middle_h - 8)], fill=PANEL_EDGE, width=2)
+    # The spreads, each under its owner's name.
+    if not rows:
+        canvas.text((spread_x, y + 30), "No spreads yet", 18, MUTED)
+    for r, row in enumerate(rows):
+        sx = spread_x
+        sy = y + r * row_h
+        for spread, w in row:
+            canvas.text((sx, sy), fit(spread.owner, 15, w), 15, MUTED)
+            canvas.fan(spread.cards, sx, sy + 22, SPREAD_CARD, SPREAD_STEP)
+            stands = dict(spread.wild)
+            for i, card in enumerate(spread.cards):
+                if card in stands:  # under the wild card: what it stands for
+                    canvas.text((sx + i * SPREAD_STEP + 2, sy + 24 + spread_card_h), f"={stands[card].label}", 14)
+            sx += w + 18
+    return canvas.png()
+
+
+def _draw_piles(canvas: _Canvas, picture: TablePicture, x: int, y: int, pile_h: int) -> None:
+    """The stock (a small stack of backs) and the discard pile's top card."""
+    assert picture.stock is not None
     canvas.text((x + PILE_CARD / 2 + 3, y), "Stock", 16, MUTED, "ma")
     layers = min(3, picture.stock)
     for i in range(layers):
@@ -416,23 +444,6 @@ def _render_table_cached(picture: TablePicture) -> Picture:
         canvas.draw.rounded_rectangle([x, y + 24, x + PILE_CARD, y + 24 + pile_h], radius=7, outline=PANEL_EDGE,
                                       width=2)
         canvas.text((x + PILE_CARD / 2, y + 24 + pile_h / 2), "empty", 15, MUTED, "mm")
-
-    # The spreads, each under its owner's name.
-    canvas.draw.line([(spread_x - 14, y + 4), (spread_x - 14, y + middle_h - 8)], fill=PANEL_EDGE, width=2)
-    if not rows:
-        canvas.text((spread_x, y + 30), "No spreads yet", 18, MUTED)
-    for r, row in enumerate(rows):
-        sx = spread_x
-        sy = y + r * row_h
-        for spread, w in row:
-            canvas.text((sx, sy), fit(spread.owner, 15, w), 15, MUTED)
-            canvas.fan(spread.cards, sx, sy + 22, SPREAD_CARD, SPREAD_STEP)
-            stands = dict(spread.wild)
-            for i, card in enumerate(spread.cards):
-                if card in stands:  # under the wild card: what it stands for
-                    canvas.text((sx + i * SPREAD_STEP + 2, sy + 24 + spread_card_h), f"={stands[card].label}", 14)
-            sx += w + 18
-    return canvas.png()
 
 
 # ---------------------------------------------------------------------------- a private hand

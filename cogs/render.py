@@ -9,6 +9,7 @@ leak one. The engine decides what is legal; this module only shows it.
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -57,14 +58,17 @@ def _footer(table: PublicTable) -> str:
     return f"table {table.id} · {table.rules.closest_preset()} · {scoring}"
 
 
-def table_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False) -> dict[str, Any]:
+def table_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
+                  shown: pictures.TablePicture | None = None) -> dict[str, Any]:
     """The channel's message for a table, whatever its state, from what everyone may see.
-    `deadline` (a Unix time) is when the turn in play runs out; `picture` adds a PNG of the table."""
+    `deadline` (a Unix time) is when the turn in play runs out; `picture` adds a PNG of the table;
+    `shown`: the picture the edited message carries already, kept rather than sent again when it
+    is still right."""
     if table.status is Status.CLOSED:
         return closed_message(table)
     if table.status is Status.LOBBY:
         return lobby_message(table)
-    return play_message(table, deadline=deadline, picture=picture)
+    return play_message(table, deadline=deadline, picture=picture, shown=shown)
 
 
 def relative_time(when: float) -> str:
@@ -91,6 +95,15 @@ def keep(message: dict[str, Any], name: str) -> dict[str, Any]:
     return message
 
 
+def look(message: dict[str, Any]) -> int:
+    """What a message shows a reader (its text, embed and components; not its files, which the
+    caller follows itself): two messages with the same look need no edit from one to the other."""
+    embed = message.get("embed")
+    view = message.get("view")
+    return hash((message.get("content"), json.dumps(embed.to_dict(), sort_keys=True) if embed else None,
+                 json.dumps(view.to_components(), sort_keys=True) if view else None))
+
+
 def as_new(message: dict[str, Any]) -> dict[str, Any]:
     """An edit's keywords as those of a new message (`send` takes files, not attachments)."""
     out = dict(message)
@@ -111,21 +124,25 @@ def channel_picture(table: PublicTable) -> pictures.TablePicture | None:
 
 
 def table_picture(table: PublicTable) -> pictures.TablePicture:
-    """The table's picture from what everyone may see (a hand only at the showdown)."""
+    """The table's picture from what everyone may see (a hand only at the showdown).
+
+    It shows what changes only now and then: the seats with their totals, the spreads, and at the
+    showdown every hand. Whose turn it is, how many cards each holds, the stock and the discard
+    change with every play, and they are in the message's text (and the discard and the stock in
+    each private hand): left out of the picture, a draw or a discard edits the channel message's
+    text and keeps its file, so most plays draw and upload no picture at all."""
     out = table.outcome
     seats = tuple(
         pictures.SeatPicture(
-            name=seat.name, cards_in_hand=seat.cards or 0,
+            name=seat.name,
             total=seat.pushups if table.scoring is Scoring.PUSHUPS else seat.total,
-            is_turn=seat.is_turn, is_away=seat.away, is_dealer=seat.is_dealer,
-            note=("dropped" if out is not None and out.dropper == i else
-                  f"waiting {seat.waiting}" if seat.waiting and out is None else ""),
+            is_away=seat.away, is_dealer=seat.is_dealer,
+            note="dropped" if out is not None and out.dropper == i else "",
             shown=seat.showdown, count=out.counts[i] if out is not None else None,
             is_winner=out is not None and i in out.winners,
         ) for i, seat in enumerate(table.seats))
     spreads = tuple(pictures.SpreadPicture(table.names[s.owner], tuple(s.cards)) for s in table.spreads)
-    return pictures.TablePicture(seats, spreads, table.discard_top, table.stock_size,
-                                 f"Hand {table.hand_number}")
+    return pictures.TablePicture(seats, spreads, stock=None, title=f"Hand {table.hand_number}")
 
 
 # ---------------------------------------------------------------------------- lobby
@@ -279,7 +296,8 @@ def _score_text(table: PublicTable, total: int, pushups: int, *, unit: str) -> s
     return f"{signed(total)} {unit if abs(total) == 1 else unit + 's'}"
 
 
-def play_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False) -> dict[str, Any]:
+def play_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
+                 shown: pictures.TablePicture | None = None) -> dict[str, Any]:
     """A hand in play, its showdown, or the table between hands (after someone left or joined)."""
     out = table.outcome
     dealt = table.phase is not None
@@ -354,6 +372,8 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
         items.append(button(t, Verb.BACK, "I'm back", row=0))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
     wanted = channel_picture(table) if picture else None
+    if wanted is not None and wanted == shown:
+        return keep(message, "table.png")
     return attach(message, "table.png", pictures.render_table(wanted) if wanted is not None else None)
 
 
@@ -496,7 +516,10 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     embed = discord.Embed(title="Your hand", description="\n".join(lines), colour=COLOUR_PLAY)
     top = view.discard_top
     embed.add_field(name="Discard", value=top.label if top else "empty", inline=True)
-    embed.add_field(name="Stock", value=plural(view.stock_size, "card"), inline=True)
+    if view.my_turn or view.outcome is not None:
+        # the one who draws needs the stock's size; left out of the others' hands (the table shows
+        # it), another player's draw changes nothing they show, and their message is not edited
+        embed.add_field(name="Stock", value=plural(view.stock_size, "card"), inline=True)
     add_spreads_field(embed, view.spreads, view.players)
     legal = list(view.legal_actions)
     verbs = {a.verb for a in legal}
@@ -542,7 +565,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     if confirm_drop and "drop" in verbs:
         items.append(button(t, Verb.DROP_CONFIRM, f"Drop with {view.count}", style=discord.ButtonStyle.danger,
                             version=moves, row=0))
-        items.append(button(t, Verb.REFRESH, "Cancel", version=moves, row=0))
+        items.append(button(t, Verb.REFRESH, "Cancel", row=0))
         return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
     if "draw" in verbs:
         label = "Draw (ends the hand)" if stock_empty else "Draw"
@@ -556,7 +579,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     if "claim" in verbs:
         items.append(button(t, Verb.CLAIM, "Claim instant hand", style=discord.ButtonStyle.success, version=moves,
                             row=0))
-    items.append(button(t, Verb.REFRESH, "Refresh", version=moves, row=0))
+    items.append(button(t, Verb.REFRESH, "Refresh", row=0))  # no version: it only shows the hand again
     names = view.players
     spreads = [a for a in legal if isinstance(a, Spread)]
     hits = [a for a in legal if isinstance(a, Hit)]

@@ -437,19 +437,21 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             if len(new) == 1:
                 self.live.drew(table, person.user_id, new.pop())
         note = "Done." if table.game is None or table.game.over else None
-        await interaction.response.edit_message(**await self.live.hand_message(
-            table, seat, note=note, message_id=_message_id(interaction)))
-        self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction))
+        message = await self.live.hand_message(table, seat, note=note, message_id=_message_id(interaction))
+        await interaction.response.edit_message(**message)
+        self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction), message)
 
     async def _table_call(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
         table = await TABLE_CALLS[click.verb](self.service, click.table_id, person_of(interaction), click)
-        self.live.shown(table)
+        message, picture = await self.live.table_message(table)
+        edit = self.live.shown(table)
         try:
-            await interaction.response.edit_message(**await self.live.table_message(table))
+            await interaction.response.edit_message(**message)
         except BaseException:
             self.live.request_sync(table.id, force=True)
             raise
+        self.live.picture_shown(table.id, edit, picture)
 
     async def _change_rule(self, interaction: discord.Interaction, click: Click) -> None:
         """The host's two steps in the lobby: an option (its values come back, only to the host),
@@ -491,7 +493,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         else:
             response = await interaction.response.send_message(**render.as_new(message), ephemeral=True)
             message_id = getattr(response, "message_id", None)
-        self.live.hand_shown(table, interaction.user.id, interaction, message_id)
+        self.live.hand_shown(table, interaction.user.id, interaction, message_id, message)
 
 
 HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})

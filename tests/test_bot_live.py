@@ -204,16 +204,25 @@ async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_disc
     watcher = "bob" if player == "alice" else "alice"
     watching = await open_hand(fake, watcher, table)
     picture = watching.attachment("hand.png")
-    stock = field(watching, "Stock")
+    table_picture = table.attachment("table.png")
+    edits = watching.edits
+    stock = field(table, "Stock")
     # the player to act draws and discards (two cards in and out: the hand cannot end)
     hand = await open_hand(fake, player, table)
     await ack(await fake.click(player, button(hand, "Draw")))
     await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
+    # the table shows the draw: the edit that brings the live hands up to date with it is under way
+    await fake.wait_for(lambda: field(table, "Stock") != stock, timeout=10, what="the table to show the draw")
     await ack(await fake.select(player, menu(hand, "discard"), values=[menu(hand, "discard").options[0].value]))
     # the watcher's hand follows: new text, the same file, still shown in the embed
     await fake.wait_for(lambda: "Your turn" in watching.text, timeout=10, what="the watcher's hand to follow")
-    assert field(watching, "Stock") != stock
+    assert field(watching, "Stock") == field(table, "Stock")
+    # the draw changed nothing the watcher's hand shows: one edit for the whole turn, the discard's
+    assert watching.edits == edits + 1
     assert [a.id for a in watching.attachments] == [picture.id]
+    # the table's text followed the draw and the discard; its picture (seats and spreads) was kept
+    assert field(table, "Discard") in hand.text and [a.id for a in table.attachments] == [table_picture.id]
+    assert table.embeds[0]["image"]["url"] == "attachment://table.png"
     assert watching.embeds[0]["image"]["url"] == "attachment://hand.png"
     # the watcher's own draw changes their cards: the picture is sent anew
     await ack(await fake.click(watcher, button(watching, "Draw")))

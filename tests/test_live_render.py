@@ -8,7 +8,7 @@ import random
 from bot.table import Level, Scoring, Status, Table
 from cogs import render
 from cogs.live import LiveHand, LiveTables
-from engine import DRAW, DROP, Rules, sorted_hand
+from engine import DRAW, DROP, Discard, Rules, Spread, sorted_hand
 from engine_helpers import C, deal
 
 
@@ -61,7 +61,15 @@ def test_a_hand_keeps_its_picture_while_other_players_move_and_sends_a_new_one_w
     shown = render.hand_picture(watcher_before)
     game.apply(0, DRAW)  # the other player's move: the stock changes, the watcher's cards do not
     watcher = game.view(1)
-    assert field(hand(watcher, picture=True), "Stock") != field(hand(watcher_before, picture=True), "Stock")
+    # the stock is the drawing player's concern (and the table's): the watcher's hand looks the
+    # same after another's draw, so the live hand needs no edit for it
+    stock = player_before.stock_size
+    assert field(hand(player_before), "Stock") == f"{stock} cards" and field(hand(game.view(0)), "Stock") == f"{stock - 1} cards"
+    assert "Stock" not in [f["name"] for f in hand(watcher)["embed"].to_dict()["fields"]]
+    assert render.look(hand(watcher, shown=shown)) == render.look(hand(watcher_before, shown=shown))
+    game.apply(0, Discard(C("Kc")))  # the discard and the turn change: the watcher's hand does too
+    assert render.look(hand(game.view(1), shown=shown)) != render.look(hand(watcher, shown=shown))
+    assert field(hand(game.view(1)), "Stock") == f"{stock - 1} cards"  # now the watcher's turn: the stock is shown
     kept = hand(watcher, picture=True, shown=shown)
     # the edit names no attachments, so Discord keeps the file; the embed still shows it
     assert "attachments" not in kept and kept["embed"].image.url == "attachment://hand.png"
@@ -74,6 +82,32 @@ def test_a_hand_keeps_its_picture_while_other_players_move_and_sends_a_new_one_w
     assert off["attachments"] == [] and off["embed"].image.url is None
 
 
+def test_the_channel_keeps_its_picture_through_draws_and_discards_and_sends_one_when_spreads_change():
+    game = deal(["Kc 2h 9s As 5d", "3c 4c 5c 9h Jd"], stock="7h 6s 8d")
+    shown = render.channel_picture(table_of(game).public())
+    # what changes with every play is in the text, not in the picture: whose turn, the cards in
+    # each hand, the stock and the discard
+    assert shown.stock is None and shown.discard_top is None
+    assert all(not s.is_turn and s.cards_in_hand is None for s in shown.seats)
+    game.apply(0, DRAW)
+    game.apply(0, Discard(C("Kc")))
+    after = table_of(game).public()
+    assert render.channel_picture(after) == shown
+    kept = render.table_message(after, picture=True, shown=shown)
+    # the edit names no attachments, so Discord keeps the file; the embed still shows it
+    assert "attachments" not in kept and kept["embed"].image.url == "attachment://table.png"
+    assert field(kept, "Discard") == "K♣" and "▶ **P1**" in field(kept, "Seats")
+    game.apply(1, DRAW)
+    game.apply(1, Spread((C("3c"), C("4c"), C("5c"))))  # a spread: the picture changes and is sent
+    spread = table_of(game).public()
+    assert render.channel_picture(spread) != shown
+    sent = render.table_message(spread, picture=True, shown=shown)
+    assert [f.filename for f in sent["attachments"]] == ["table.png"]
+    # a message that carries no picture yet gets one; with pictures off there is none
+    assert [f.filename for f in render.table_message(after, picture=True)["attachments"]] == ["table.png"]
+    assert render.table_message(after, shown=shown)["attachments"] == []
+
+
 def test_drop_asks_once_with_the_count():
     game = deal(["Kc 2h 9s As 5d", "3c 4c 8h 9h Jd"])
     view = game.view(0)
@@ -81,7 +115,7 @@ def test_drop_asks_once_with_the_count():
     assert "Drop (27)" in labels(plain) and "tonk:7:drop:3" in custom_ids(plain)
     confirm = hand(view, confirm_drop=True)
     assert labels(confirm) == ["Drop with 27", "Cancel"]
-    assert custom_ids(confirm) == ["tonk:7:dropnow:3", "tonk:7:refresh:3"]
+    assert custom_ids(confirm) == ["tonk:7:dropnow:3", "tonk:7:refresh"]  # Cancel only shows the hand again
     assert "Drop with a count of **27**?" in field(confirm, "Now")
 
 
