@@ -463,7 +463,7 @@ def summarize_py_spy(path: Path, top: int = 20, *, gil: bool = True) -> str:
         return "py-spy: no busy samples"
     pct = lambda n: f"{100 * n / busy:5.1f}%"  # noqa: E731
     who = "the thread holding the GIL" if gil else "every busy thread"
-    lines = [f"py-spy{' --gil' if gil else ''}: {total} samples at 100 Hz ({who}), {busy} not idle"]
+    lines = [f"py-spy{' --gil' if gil else ''}: {total} samples ({who}), {busy} not idle"]
     lines.append("  own share of busy samples by package (leaf frame):")
     lines += [f"    {pct(n)}  {name}" for name, n in packages.most_common()]
     lines.append("  inclusive share, the project's functions (with what they call):")
@@ -556,7 +556,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         if args.py_spy:
             spy = subprocess.Popen(
                 [shutil.which("py-spy", path=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
-                 or "py-spy", "record", "--pid", str(pid), "--duration", str(int(args.seconds)), "--rate", "100",
+                 or "py-spy", "record", "--pid", str(pid), "--duration", str(int(args.seconds)), "--rate", str(args.py_spy_rate),
                  "--nonblocking", *([] if args.py_spy_threads else ["--gil"]), "--format", "raw",
                  "--output", str(args.py_spy)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -965,6 +965,7 @@ def main() -> int:
     parser.add_argument("--baseline-seconds", type=float, default=20.0,
                         help="window for the trivial test bot with the same pattern (0: skip)")
     parser.add_argument("--py-spy", metavar="FILE", help="record the bot with py-spy (raw collapsed stacks) over the window")
+    parser.add_argument("--py-spy-rate", type=int, default=100, help="py-spy's samples per second")
     parser.add_argument("--py-spy-threads", action="store_true",
                         help="sample every busy thread, not only the one holding the GIL (where CPU goes, C code included)")
     parser.add_argument("--json", metavar="FILE", help="also write every figure as JSON")
