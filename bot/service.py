@@ -28,8 +28,8 @@ from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, current_season, get_guild_settings,
                        get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
-                       player_standing, recent_hands, record_finished_hand, save_table_version, standings,
-                       start_new_season, update_guild_settings, write_retrying, write_transaction)
+                       player_standing, recent_hands, record_finished_hand, retrying, save_table_version,
+                       standings, start_new_season, update_guild_settings, write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
@@ -144,8 +144,9 @@ class TableService:
 
         try:
             async with self._writer, self.db.sessions() as session:
-                # the whole transaction again if PostgreSQL picks it as a deadlock victim
-                version = await write_retrying(session, write)
+                # the whole transaction again if PostgreSQL picks it as a deadlock victim; a save
+                # with no finished hand is one UPDATE, atomic by itself (on SQLite one call)
+                version = await (write_retrying(session, write) if finished else retrying(lambda: write(session)))
         except (StaleTableError, TableClosedError):
             self.forget(old.id)
             raise StaleView("Someone else acted first: look again at the table.") from None

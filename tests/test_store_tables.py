@@ -186,3 +186,59 @@ async def test_bad_changes_are_refused_before_writing(db, changes, error):  # no
         with pytest.raises(error):
             await save_table(session, table_id=table.id, expected_version=1, **changes)
         assert (await get_table(session, table_id=table.id)).version == 1
+
+
+async def test_a_sqlite_save_in_one_statement_writes_exactly_what_the_orm_writes(tmp_path, monkeypatch):
+    # The bot's save after every click is one UPDATE on a pooled connection on SQLite; the same
+    # saves through SQLAlchemy's statement must leave the same row, JSON and times alike.
+    from conftest_store import sqlite_url
+
+    from bot.store import open_database
+    from bot.store import tables as tables_module
+
+    saves = [
+        {"status": "playing", "seats": [*SEATS, {"kind": "computer", "user_id": None, "name": "Goblin", "level": "hard"}],
+         "hand_number": 1, "dealer": 0, "engine_state": '{"hand": [1, 2]}', "message_id": 2**62},
+        {"bookkeeping": {"ping": {"message_id": 7, "turn": "1:0"}, "names": ["Zoë", "O'Brien"]}},
+        {"message_id": None, "dealer": None, "engine_state": None, "rules": {"preset": "waiting", "spread_wait": 3}},
+        {"status": "between_hands", "stake": 5, "scoring_mode": "pushups", "host_user_id": HOST + 1},
+    ]
+
+    one_statement = tables_module.sqlite.save_table_version
+    calls = []
+
+    async def counted(*args):
+        calls.append(args[1:3])
+        return await one_statement(*args)
+
+    monkeypatch.setattr(tables_module.sqlite, "save_table_version", counted)
+
+    async def saved_rows(one_call: bool):
+        monkeypatch.setattr(tables_module, "SQLITE_IN_ONE_CALL", one_call)
+        async with await open_database(sqlite_url(tmp_path, f"{one_call}.db")) as database:
+            table = await new_table(database)
+            times = []
+            for version, changes in enumerate(saves, start=1):
+                async with database.sessions() as session:
+                    assert await save_table_version(session, table_id=table.id, expected_version=version,
+                                                    **changes) == version + 1
+                    times.append((await get_table(session, table_id=table.id)).updated_at)
+            async with database.sessions() as session:
+                with pytest.raises(StaleTableError):
+                    await save_table_version(session, table_id=table.id, expected_version=1, stake=2)
+                stored = await get_table(session, table_id=table.id)
+            async with database.engine.connect() as connection:
+                row = (await connection.exec_driver_sql("SELECT * FROM live_tables")).mappings().one()
+            return stored, times, dict(row)
+
+    fast, fast_times, fast_row = await saved_rows(True)
+    assert [version for _, version in calls] == [1, 2, 3, 4, 1]  # every save went the one-statement way
+    orm, _, orm_row = await saved_rows(False)
+    assert len(calls) == 5
+    assert fast.version == 5 and fast.status == "between_hands" and fast.message_id is None
+    assert fast.bookkeeping["names"] == ["Zoë", "O'Brien"] and fast.rules == {"preset": "waiting", "spread_wait": 3}
+    assert fast_times == sorted(fast_times) and fast_times[0] >= fast.created_at
+    # the same text in every column (the times are the same format, written a moment apart)
+    for name in ("created_at", "updated_at"):
+        assert len(fast_row.pop(name)) == len(orm_row.pop(name))
+    assert fast_row == orm_row

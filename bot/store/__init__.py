@@ -77,7 +77,7 @@ from .models import (
     Rival,
 )
 from .players import PlayerRef
-from .portable import is_retryable, write_retrying
+from .portable import is_retryable, retrying, write_retrying
 from .tables import (
     SAVABLE_FIELDS,
     close_table,
@@ -169,6 +169,7 @@ __all__ = [
     "standings",
     "start_new_season",
     "update_guild_settings",
+    "retrying",
     "write_retrying",
     "write_transaction",
 ]

@@ -13,10 +13,10 @@ from sqlalchemy import update
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from . import checks
+from . import checks, sqlite
 from .errors import ChannelBusyError, StaleTableError, StoreError, TableClosedError, TableNotFoundError
 from .models import LiveTable, utcnow
-from .portable import insert_on_conflict
+from .portable import dialect_name, insert_on_conflict
 from .transactions import read_transaction, write_transaction
 
 _FRESH = {"populate_existing": True}
@@ -25,6 +25,10 @@ _FRESH = {"populate_existing": True}
 # The RETURNING row, loaded with populate_existing, refreshes the saved table.
 _SAVE = {"populate_existing": True, "synchronize_session": False}
 _SAVE_VERSION = {"synchronize_session": False}
+
+SQLITE_IN_ONE_CALL = True
+"""On SQLite, a save outside a transaction is one UPDATE on a pooled connection (``sqlite.save_table_version``);
+False runs SQLAlchemy's statement there too (the tests compare the two)."""
 
 _CHECKS: dict[str, Any] = {
     "host_user_id": lambda value: checks.check_int("host user id", value),
@@ -141,6 +145,14 @@ async def save_table_version(session: AsyncSession, *, table_id: int, expected_v
     """``save_table`` that returns only the new version, not the row: for a caller that
     already holds what it saved (the bot, after every click), loading the row back into
     the session is most of the save's cost. Same checks, same refusals."""
+    if dialect_name(session) == "sqlite" and not session.in_transaction() and SQLITE_IN_ONE_CALL:
+        values = {**_checked_changes(changes), "updated_at": utcnow()}
+        saved = await sqlite.save_table_version(session, table_id, expected_version, values)
+        if saved is None:
+            async with read_transaction(session):  # ended at once: the session holds no transaction after
+                refusal = await _why_not_saved(session, table_id, expected_version)
+            raise refusal
+        return saved
     version = await _save(session, table_id, expected_version, changes, LiveTable.version, _SAVE_VERSION)
     assert isinstance(version, int)
     return version
