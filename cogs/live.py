@@ -342,15 +342,16 @@ class LiveTables:
         return message, render.channel_picture(public) if on else None
 
     async def hand_message(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
-                           focus: str | None = None, message_id: int | None = None) -> dict[str, Any]:
-        """A person's private hand, from their seat's view only; the card they drew this turn marked.
-        `focus`: the group picked in a two-step choice; `message_id`: the message the answer edits
-        (None: a new one); when it is the live hand message, its picture is kept unless the hand changed."""
+                           focus: str | None = None, message_id: int | None = None
+                           ) -> tuple[dict[str, Any], pictures.HandPicture | None]:
+        """A person's private hand, from their seat's view only; the card they drew this turn marked;
+        and the picture it shows once sent (for `hand_shown`). `focus`: the group picked in a two-step
+        choice; `message_id`: the message the answer edits (None: a new one); when it is the live hand
+        message, its picture is kept unless the hand changed."""
         runtime = self.tables.get(table.id)
         live = runtime.hands.get(table.seats[seat].user_id) if runtime is not None else None  # type: ignore[arg-type]
         shown = live.picture if live is not None and message_id is not None and live.message_id == message_id else None
-        message, _ = await self._hand(table, seat, note=note, confirm_drop=confirm_drop, focus=focus, shown=shown)
-        return message
+        return await self._hand(table, seat, note=note, confirm_drop=confirm_drop, focus=focus, shown=shown)
 
     async def _hand(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
                     focus: str | None = None, shown: pictures.HandPicture | None = None) -> tuple[dict[str, Any], pictures.HandPicture | None]:
@@ -415,17 +416,12 @@ class LiveTables:
             lock.release()
 
     def hand_shown(self, table: Table, user_id: int, interaction: discord.Interaction,
-                   message_id: int | None, message: dict[str, Any]) -> None:
-        """A click's reply showed `table` in a private hand message (`message`): that message is the
-        live one now, edited through this interaction (its token is the newest). Any other live hand
-        message of this person at this table is deleted."""
+                   message_id: int | None, message: dict[str, Any], picture: pictures.HandPicture | None) -> None:
+        """A click's reply showed `table` in a private hand message (`message`, with `picture`, as
+        `hand_message` made them): that message is the live one now, edited through this interaction
+        (its token is the newest). Any other live hand message of this person at this table is deleted."""
         runtime = self.runtime(table.id)
         old = runtime.hands.get(user_id)
-        # the picture the reply showed, sent or kept: the hand's own, as `hand_message` drew it
-        seat = table.seat_of(user_id)
-        picture = None
-        if seat is not None and table.game is not None and self._pictures.get(table.guild_id):
-            picture = render.hand_picture(table.seat_view(seat), self._drawn(table, user_id))
         runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id, table.moves,
                                           picture, render.look(message))
         if old is not None and old.message_id != message_id and old.fresh:

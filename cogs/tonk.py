@@ -437,9 +437,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             if len(new) == 1:
                 self.live.drew(table, person.user_id, new.pop())
         note = "Done." if table.game is None or table.game.over else None
-        message = await self.live.hand_message(table, seat, note=note, message_id=_message_id(interaction))
+        message, picture = await self.live.hand_message(table, seat, note=note, message_id=_message_id(interaction))
         await interaction.response.edit_message(**message)
-        self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction), message)
+        self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction), message, picture)
 
     async def _table_call(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
@@ -485,15 +485,16 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if table.game is None:
             raise UserError("No hand has been dealt at this table yet." if table.hand_number == 0 else
                             "The seats changed since the last hand: your cards come with the next deal.")
-        message = await self.live.hand_message(table, seat, note=note, confirm_drop=confirm_drop, focus=focus,
-                                               message_id=_message_id(interaction) if edit else None)
+        message, picture = await self.live.hand_message(
+            table, seat, note=note, confirm_drop=confirm_drop, focus=focus,
+            message_id=_message_id(interaction) if edit else None)
         if edit:
             await interaction.response.edit_message(**message)
             message_id = _message_id(interaction)
         else:
             response = await interaction.response.send_message(**render.as_new(message), ephemeral=True)
             message_id = getattr(response, "message_id", None)
-        self.live.hand_shown(table, interaction.user.id, interaction, message_id, message)
+        self.live.hand_shown(table, interaction.user.id, interaction, message_id, message, picture)
 
 
 HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})

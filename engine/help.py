@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from .outcome import (
     DROP_WON_MULTIPLE,
@@ -180,8 +181,10 @@ def help_text(rules: Rules, *, stake: int = 1, preset: str | None = None, markdo
     return "\n\n".join(parts)
 
 
+@lru_cache(maxsize=64)
 def first_hand_hint(rules: Rules) -> str:
-    """One line for a player's first hand ever."""
+    """One line for a player's first hand ever (shown at every render of that hand: worked out
+    once per rules)."""
     cost = -settle_drop(rules, 0, [10, 8, 20], 2, 1).payments[0]  # caught by one player of three
     return ("First hand? Draw (or take the discard), lay 3 of a kind or 3 in a row of one suit, then "
             "discard your highest card. Drop only with a very low count: if anyone has yours or less, "
