@@ -37,7 +37,9 @@ from bot.store import (
     start_new_season,
 )
 from bot.store.sqlite import SCHEMA_VERSION_DDL, V1_DDL, V2_DDL
+from bot.store.models import utcnow
 from sqlalchemy import inspect
+from sqlmodel import select
 
 STORE_MODELS = [GuildSettings, LiveTable, Hand, HandSeat, LedgerEntry, SeasonArchive]
 
@@ -70,6 +72,27 @@ async def test_every_pooled_connection_gets_wal_busy_timeout_and_foreign_keys(tm
             await connection.close()
     finally:
         await engine.dispose()
+
+
+async def test_a_session_gives_its_connection_back_however_it_ends(db):
+    """A session out of any transaction is closed at once (StoreSession); one in a transaction
+    (a caller failing after its flush) is rolled back; either way the pool gets its connection back."""
+    pool = db.engine.sync_engine.pool
+    guild = 4242
+    async with db.sessions() as session:
+        await get_guild_settings(session, guild_id=guild)  # its own transaction, committed
+        assert not session.in_transaction()
+    assert pool.checkedout() == 0
+    with pytest.raises(RuntimeError):
+        async with db.sessions() as session:
+            session.add(GuildSettings(guild_id=guild, updated_at=utcnow()))
+            await session.flush()  # begins a transaction and writes the row
+            assert session.in_transaction()
+            raise RuntimeError("the caller fails inside its transaction")
+    assert pool.checkedout() == 0
+    async with db.sessions() as session:  # the insert was rolled back when the session closed
+        assert (await session.exec(select(GuildSettings).where(GuildSettings.guild_id == guild))).first() is None
+    assert pool.checkedout() == 0
 
 
 async def alembic_versions(database):

@@ -110,9 +110,27 @@ def create_engine(url: str | URL, *, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT
     return engine
 
 
+class StoreSession(AsyncSession):
+    """The store's session: SQLModel's ``AsyncSession``, closed without a task when it holds nothing.
+
+    ``AsyncSession.__aexit__`` closes the session in a task of its own (shielded, so that a
+    cancelled caller still gives its connection back) and a greenlet. A session out of
+    any transaction holds no connection: closing it only forgets its objects, no I/O, so
+    it is closed at once. Every repository function ends its own transaction, and the
+    one-statement hand write never opens one, so this is how most sessions end (a task
+    and two turns of the event loop less per session).
+    """
+
+    async def __aexit__(self, type_: Any, value: Any, traceback: Any) -> None:
+        if self.sync_session.in_transaction():
+            await super().__aexit__(type_, value, traceback)
+        else:
+            self.sync_session.close()
+
+
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     """Sessions for the repository functions; objects stay usable after commit."""
-    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+    return async_sessionmaker(engine, class_=StoreSession, expire_on_commit=False)
 
 
 @dataclass(frozen=True, slots=True)
