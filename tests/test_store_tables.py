@@ -242,3 +242,27 @@ async def test_a_sqlite_save_in_one_statement_writes_exactly_what_the_orm_writes
     for name in ("created_at", "updated_at"):
         assert len(fast_row.pop(name)) == len(orm_row.pop(name))
     assert fast_row == orm_row
+
+
+async def test_a_sqlite_save_outside_a_session_reopens_a_pooled_connection_that_was_closed(tmp_path):
+    # A pooled connection that was invalidated (closed) is opened again on checkout, which
+    # needs an await on aiosqlite: the one-statement save must still go through, not fail with
+    # "greenlet_spawn has not been called" (seen once at a bot's first save after start-up).
+    from conftest_store import sqlite_url
+
+    from bot.store import open_database
+
+    async with await open_database(sqlite_url(tmp_path)) as database:
+        table = await new_table(database)
+        pool = database.engine.sync_engine.pool
+        connections = [await database.engine.connect() for _ in range(pool.checkedin())]
+        for connection in connections:
+            await connection.invalidate()
+            await connection.close()
+        assert pool.checkedin() == len(connections) >= 1
+        for version in (1, 2):
+            async with database.sessions() as session:
+                assert await save_table_version(session, table_id=table.id, expected_version=version,
+                                                hand_number=version) == version + 1
+        async with database.sessions() as session:
+            assert (await get_table(session, table_id=table.id)).hand_number == 2

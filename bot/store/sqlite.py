@@ -39,6 +39,7 @@ from typing import Any
 
 from sqlalchemy import Boolean, Connection, event, false, insert, literal_column, null, select, true, union_all
 from sqlalchemy.dialects import sqlite as sqlite_dialects
+from sqlalchemy.exc import MissingGreenlet
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -234,8 +235,14 @@ async def _pooled(session: AsyncSession) -> Any:
     # A connection waiting in the pool is taken without a greenlet (AsyncEngine.raw_connection
     # runs the same checkout in one: a tenth of the event loop's CPU of a hand); only a new
     # connection needs one, to await aiosqlite's connect.
-    waiting = isinstance(sync_engine.pool, QueuePool) and sync_engine.pool.checkedin()
-    return sync_engine.raw_connection() if waiting else await engine.raw_connection()
+    if isinstance(sync_engine.pool, QueuePool) and sync_engine.pool.checkedin():
+        try:
+            return sync_engine.raw_connection()
+        except MissingGreenlet:
+            # That pooled connection was closed (invalidated), and opening it again awaits
+            # aiosqlite's connect: SQLAlchemy checked it back in, and the greenlet's way opens it.
+            pass
+    return await engine.raw_connection()
 
 
 # --------------------------------------------------------------------------- a table's save in one statement
