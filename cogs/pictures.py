@@ -575,3 +575,12 @@ def warm() -> None:
     for size in (PILE_CARD, MINI_BACK):
         back_image(size)
     _palette()
+    # and one picture of each kind, so that the fonts at every size and the texts every picture
+    # shares are ready too: a cost of the process, not of its first tables
+    cards, names, spreads = EVERY_CARD[:5], ("North", "South"), (SpreadPicture("North", EVERY_CARD[:3]),)
+    showdown = tuple(SeatPicture(name, total=0, is_dealer=i == 0, shown=cards, count=count(cards), note="dropped",
+                                 is_winner=i == 1) for i, name in enumerate(names))
+    in_play = tuple(SeatPicture(name, cards_in_hand=5, total=0, is_turn=i == 0) for i, name in enumerate(names))
+    _render_table_cached.__wrapped__(TablePicture(showdown, spreads, stock=None, title="Hand 1"))
+    _render_table_cached.__wrapped__(TablePicture(in_play, spreads, cards[3], 20, "Hand 1"))
+    _render_hand_cached.__wrapped__(HandPicture(cards, cards[2], cards[4], count(cards), 20))
