@@ -17,11 +17,14 @@ channel's edits bring the hand up to date with it whenever the table moved on. O
 hand again replaces the old message. Once the token is too old, the next ping's button
 brings the hand back. The hand is rendered from the seat's `SeatView` only.
 
-Pictures cost most of a click: a hand message's picture (its own cards only) is drawn and sent
-again only when it changed, so another player's move edits the text of a hand and keeps its
-file. They are drawn on the event loop: on a picture thread, Pillow's Python half contended
-for the GIL with the loop, and clicks waited seconds with the process at half a core
-(docs/BENCHMARKS.md).
+Pictures and requests cost most of a click, so nothing is drawn or sent that would not change
+what a reader sees. The channel's picture shows the seats, the spreads and the showdown (whose
+turn it is, the cards in each hand, the stock and the discard are in the text), so a draw or a
+discard edits the text and keeps the file. A hand message's picture shows its own cards only; a
+live hand is edited only when its text, embed or components would change (another player's draw
+changes nothing it shows: the stock is shown to the player to act). Pictures are drawn on the
+event loop: on a picture thread, Pillow's Python half contended for the GIL with the loop, and
+clicks waited seconds with the process at half a core (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
