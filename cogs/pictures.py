@@ -9,10 +9,8 @@ cards, so a picture cannot leak one. `table_picture_from_view` and
 map its own public view onto them instead.
 
 Pictures are cached per input (the values are hashable), so a message edited for
-every move re-renders only when what it shows has changed. The cache is small: the live
-table code keeps what each message shows and sends no picture that did not change, so the
-cache only serves a state shown twice in a row (256 of each held up to about 7 MB of
-pictures of states long gone).
+every move re-renders only when what it shows has changed. The cache is small (`CACHE_SIZE`):
+the live table code keeps what each message shows and sends no picture that did not change.
 """
 
 from __future__ import annotations
@@ -40,7 +38,10 @@ PLUS = (150, 230, 160)
 MINUS = (255, 160, 150)
 TABLE_WIDTH = 640  # Discord shows pictures 400-550 px wide: keep the cards large in it
 MARGIN = 16
-CACHE_SIZE = 32
+CACHE_SIZE = 8
+"""Pictures kept of each kind. The live table code keeps what each message shows and sends no
+picture that did not change, so a cache serves only a picture shown again soon (a hand opened
+again): at 200 tables 32 were replaced within seconds, and held half a megabyte of PNGs."""
 STAMPS = 256
 """Text stamps kept: 2048 held about 3 KiB of name stamps for each of 200 tables, half the memory a
 table cost the bot, for about a tenth of a millisecond saved each time a table's picture changes."""
