@@ -1,4 +1,4 @@
-"""The bot's process gives large freed blocks (a picture's buffers) back to the system."""
+"""The bot's process gives memory freed after a burst of pictures back to the system."""
 
 import platform
 import subprocess
@@ -11,8 +11,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # Two buffers of 8 MiB, allocated and freed one after the other, as every picture does on a
-# smaller scale. With glibc's defaults the first free raises the mmap threshold to 8 MiB, so
-# the second buffer comes from the heap and stays in the process once freed.
+# smaller scale, with small objects allocated between that stay. With glibc's defaults the
+# first free raises the mmap threshold to 8 MiB, so the second buffer comes from the heap and
+# stays in the process once freed; the bot's trim gives it back.
 FREED = textwrap.dedent("""
     import sys
     sys.path.insert(0, sys.argv[2])
@@ -22,24 +23,37 @@ FREED = textwrap.dedent("""
         with open("/proc/self/status") as status:
             return next(int(line.split()[1]) for line in status if line.startswith("VmRSS"))
 
-    tuned = sys.argv[1] == "tuned" and give_back_freed_memory()
+    kept = []
     for _ in range(2):
         before = rss_kib()
         block = bytearray(8 << 20)
         block[::4096] = b"x" * len(block[::4096])  # touch every page
+        kept.append([object() for _ in range(100)])
         del block
-    print(int(tuned), rss_kib() - before)
+    trimmed = sys.argv[1] == "trimmed" and give_back_freed_memory()
+    print(int(trimmed), rss_kib() - before)
 """)
 
 
 def kept_after_free(mode: str) -> tuple[bool, int]:
     out = subprocess.run([sys.executable, "-c", FREED, mode, str(ROOT)], capture_output=True, text=True, check=True)
-    tuned, kept = out.stdout.split()
-    return tuned == "1", int(kept)
+    trimmed, kept = out.stdout.split()
+    return trimmed == "1", int(kept)
 
 
 @pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's malloc only")
-def test_a_freed_picture_buffer_goes_back_to_the_system():
+def test_memory_freed_after_a_burst_of_pictures_goes_back_to_the_system():
     assert kept_after_free("default") == (False, pytest.approx(8192, abs=1024))  # glibc's default keeps it
-    tuned, kept = kept_after_free("tuned")
-    assert tuned and kept < 1024
+    trimmed, kept = kept_after_free("trimmed")
+    assert trimmed and kept < 1024
+
+
+async def test_the_bot_trims_its_memory_while_it_runs(monkeypatch):
+    import asyncio
+
+    from bot import __main__ as main
+
+    trims = []
+    monkeypatch.setattr(main, "give_back_freed_memory", lambda: trims.append(1) or len(trims) < 3)
+    await asyncio.wait_for(main.trim_memory_every(0), 5)  # stops once trimming is not possible
+    assert len(trims) == 3
