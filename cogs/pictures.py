@@ -303,6 +303,7 @@ def plural(n: int, word: str) -> str:
 SEAT_HEIGHT = 86
 SEAT_SHOWN_HEIGHT = 116
 SEAT_NAME_HEIGHT = 60  # a seat whose cards are not drawn: its name, total and a note line
+SEAT_NAME_ONLY = 40  # and with no note at any seat: its name and total
 MINI_BACK = 20
 SHOWN_CARD = 46
 PILE_CARD = 72
@@ -387,7 +388,8 @@ def _render_table_cached(picture: TablePicture) -> Picture:
     columns = _seat_columns(max(n, 1))
     seat_rows = -(-n // columns)
     seat_h = (SEAT_SHOWN_HEIGHT if any(s.shown is not None for s in picture.seats) else
-              SEAT_HEIGHT if any(s.cards_in_hand is not None for s in picture.seats) else SEAT_NAME_HEIGHT)
+              SEAT_HEIGHT if any(s.cards_in_hand is not None for s in picture.seats) else
+              SEAT_NAME_HEIGHT if any(s.note or s.is_away or s.is_turn for s in picture.seats) else SEAT_NAME_ONLY)
     top = MARGIN + (30 if picture.title else 0)
     seats_bottom = top + seat_rows * (seat_h + 10)
     piles = picture.stock is not None
