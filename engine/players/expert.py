@@ -21,10 +21,21 @@ average:
 - **Common random numbers.** Every candidate is played on the same sampled deals with
   the same play-out randomness, so the comparison sees the candidates' difference, not
   the luck of the samples.
-- **hard's choice first.** It starts from what `hard` would do and changes its mind only
-  when another candidate's gain on the same deals is at least `min_gain` stakes and
-  `confidence` standard errors: a few dozen play-outs by a plain policy are noisy and
-  biased, and acting on every small difference (a first version did) lost to hard.
+- **The drop, settled on calibrated deals.** Whether to drop is decided apart from the
+  play-outs (whose quick policy is a weaker future self): on `drop_samples` deals drawn
+  with hard's model leaning the hidden cards only `drop_lean` as far to low values (hard's
+  own lean makes a drop look lost far too often at a drop decision: the hands still in
+  play are not the low ones), the drop is settled exactly by `settle_drop`, and expert
+  drops when that mean payment beats `drop_bar` plus `drop_play` times hard's one-turn
+  look-ahead of playing on; never when taking the discard goes out (stakes scoring;
+  under push-ups the drop stays a candidate of the search). The rule and its
+  figures were chosen by replaying hard's self-play positions with their real values of
+  dropping and of playing on (scripts/drop_study.py; docs/BENCHMARKS.md).
+- **hard's choice first.** For draw against take and for the plan after the draw it
+  starts from what `hard` would do and changes its mind only when another candidate's
+  gain on the same deals is at least `min_gain` stakes and `confidence` standard errors:
+  a few dozen play-outs by a plain policy are noisy and biased, and acting on every
+  small difference (a first version did) lost to hard.
 
 `samples` (deals per decision) is the search budget; `time_cap` stops the sampling early
 once a decision has used that much CPU time (a guard for a slow machine: when it acts the
