@@ -187,8 +187,9 @@ def utility(outcome: Outcome, seat: int, scoring: str, stake: int) -> float:
 class Estimate:
     """Sampled opponent hands and the values of dropping and of playing on."""
 
-    def __init__(self, player: HardPlayer, view: SeatView, memory: Memory):
+    def __init__(self, player: HardPlayer, view: SeatView, memory: Memory, lean: float = 1.0):
         self.player = player
+        self.lean = lean  # scales LEAN: 1 is hard's model, lower leans the hidden cards less to low values
         self.view = view
         self.memory = memory
         self.rules = view.rules
@@ -209,7 +210,7 @@ class Estimate:
 
     def weights(self, j: int) -> list[float]:
         memory = self.memory
-        lean = LEAN[min(memory.turns[j], len(LEAN) - 1)]
+        lean = LEAN[min(memory.turns[j], len(LEAN) - 1)] * self.lean
         pos = self.layout.pos
         held = [c for c in memory.held[j] if not c.joker]
         thrown = {c.rank for c in memory.discards[j] if not c.joker}
