@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from bot.store import DEFAULT_DATABASE_URL
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+EVENT_LOOPS = ("uvloop", "asyncio")
 
 
 class ConfigError(Exception):
@@ -37,6 +38,9 @@ class Settings:
     """SHARD_IDS: the shards this process runs (and whose servers' tables it drives); None: all."""
     deal_seed: int | None = None
     """Seeds the bot's shuffles and cuts (for tests); None deals from a fresh random seed."""
+    event_loop: str | None = None
+    """TONK_EVENT_LOOP: "uvloop" or "asyncio"; None: uvloop where it is installed (not on Windows),
+    else asyncio's own loop."""
 
     @property
     def log_level_number(self) -> int:
@@ -110,6 +114,9 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         raise ConfigError(f"DISCORD_GATEWAY_URL must start with ws:// or wss://, not {gateway_url!r}.")
     shard_count, shard_ids = _shards(environ)
     deal_seed = _optional_digits(environ, "TONK_DEAL_SEED", "a whole number (or unset)")
+    event_loop = environ.get("TONK_EVENT_LOOP", "").strip().lower() or None
+    if event_loop is not None and event_loop not in EVENT_LOOPS:
+        raise ConfigError(f"TONK_EVENT_LOOP must be one of {', '.join(EVENT_LOOPS)} (or unset), not {event_loop!r}.")
     return Settings(
         token=token,
         database_url=database_url,
@@ -123,4 +130,5 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         shard_count=shard_count,
         shard_ids=shard_ids,
         deal_seed=deal_seed,
+        event_loop=event_loop,
     )

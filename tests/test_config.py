@@ -36,6 +36,7 @@ def run_bot(tmp_path, env_text: str | None, **extra):
     ("DISCORD_TOKEN=abc\nSHARD_COUNT=2\nSHARD_IDS=2\n", "SHARD_IDS must be shard numbers from 0 to 1"),
     ("DISCORD_TOKEN=abc\nSHARD_COUNT=4\nSHARD_IDS=0;1\n", "SHARD_IDS must be shard numbers"),
     ("DISCORD_TOKEN=abc\nTONK_DEAL_SEED=lucky\n", "TONK_DEAL_SEED must be a whole number"),
+    ("DISCORD_TOKEN=abc\nTONK_EVENT_LOOP=tokio\n", "TONK_EVENT_LOOP must be one of uvloop, asyncio"),
 ])
 def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text, words):
     done = run_bot(tmp_path, env_text)
@@ -51,7 +52,8 @@ def test_settings_defaults():
     assert settings.dev_guild_id is None and settings.log_level == "INFO"
     assert settings.api_base is None and settings.gateway_url is None
     assert settings.computer_delay == 1.0 and settings.table_edit_interval == 1.0
-    assert settings.deal_seed is None
+    assert settings.deal_seed is None and settings.event_loop is None
+    assert load_settings({"DISCORD_TOKEN": "abc", "TONK_EVENT_LOOP": " AsyncIO "}).event_loop == "asyncio"
     assert load_settings({"DISCORD_TOKEN": "abc", "TONK_DEAL_SEED": "42"}).deal_seed == 42
     with pytest.raises(ConfigError):
         load_settings({})
@@ -90,3 +92,22 @@ def test_env_example_lists_every_setting_the_readme_documents_and_the_code_reads
     # copied as it is, with a token, it gives the defaults
     filled = {k: v or "" for k, v in example.items()} | {"DISCORD_TOKEN": "abc"}
     assert load_settings(filled) == load_settings({"DISCORD_TOKEN": "abc"})
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uvloop is installed only where libuv's loop runs")
+def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch):
+    import asyncio
+
+    import uvloop
+
+    from bot.__main__ import event_loop_factory
+
+    assert event_loop_factory(None) is uvloop.new_event_loop
+    assert event_loop_factory("uvloop") is uvloop.new_event_loop
+    assert event_loop_factory("asyncio") is None  # asyncio.Runner's default loop
+    with asyncio.Runner(loop_factory=event_loop_factory(None)) as runner:
+        assert isinstance(runner.get_loop(), uvloop.Loop)
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # as where it is not installed
+    assert event_loop_factory(None) is None
+    with pytest.raises(ConfigError, match="uvloop is not installed"):
+        event_loop_factory("uvloop")
