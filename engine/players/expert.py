@@ -53,6 +53,7 @@ from ..cards import count
 from ..errors import TonkError
 from ..game import PLAY, START, Game, TableSpread
 from ..view import SeatView
+from . import countmodel
 from .base import stock_is_out
 from .hands import Layout, table_places
 from .hard import Estimate, HardPlayer, _wants, greedy_spreads, plain_discard, utility
@@ -88,6 +89,11 @@ class ExpertPlayer(HardPlayer):
     drop_samples = 64
     drop_bar = 0.2  # stakes: the least value of playing on
     drop_play = 0.3  # ... plus this share of hard's estimate of playing on
+    # Drop values from the learned model of the opponents' counts (`countmodel`), where it
+    # applies (standard caught pays, stakes, 52 cards, 5-card hands); the lean deals elsewhere.
+    learned_drop = True
+    learned_bar = 0.2
+    learned_play = 0.3
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
@@ -150,19 +156,27 @@ class ExpertPlayer(HardPlayer):
         times hard's one-turn look-ahead of playing on (`self.last_values["play"]`)."""
         rules = view.rules
         seat = view.seat
-        estimate = Estimate(self, view, memory, lean=self.drop_lean)
-        total = 0.0
-        samples = estimate.sample_hands(self.drop_samples)
-        for hands, _ in samples:
-            counts = [count(h) for h in hands]
-            total += utility(settle_drop(rules, seat, counts, view.dealer, view.stake), seat, rules.scoring, view.stake)
-        drop = total / len(samples)
+        learned = self.learned_drop and countmodel.applies(rules)
+        if learned:
+            drop, _ = countmodel.drop_value(view, memory)
+        else:
+            estimate = Estimate(self, view, memory, lean=self.drop_lean)
+            total = 0.0
+            samples = estimate.sample_hands(self.drop_samples)
+            for hands, _ in samples:
+                counts = [count(h) for h in hands]
+                total += utility(settle_drop(rules, seat, counts, view.dealer, view.stake), seat, rules.scoring,
+                                 view.stake)
+            drop = total / len(samples)
         values = self.last_values
         if values is None or "play" not in values:
             values = Estimate(self, view, memory).values(take=self.draw_or_take(view, memory) == TAKE,
                                                          stock_out_now=False)
         play = values.get("play", 0.0)
-        bar = self.drop_bar + self.drop_play * max(play, 0.0)
+        if learned:
+            bar = self.learned_bar + self.learned_play * max(play, 0.0)
+        else:
+            bar = self.drop_bar + self.drop_play * max(play, 0.0)
         self.last_drop = {"drop": drop, "play": play, "bar": bar}
         return drop > bar
 
