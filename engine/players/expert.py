@@ -92,8 +92,9 @@ class ExpertPlayer(HardPlayer):
     # Drop values from the learned model of the opponents' counts (`countmodel`), where it
     # applies (standard caught pays, stakes, 52 cards, 5-card hands); the lean deals elsewhere.
     learned_drop = True
-    learned_bar = 0.2
-    learned_play = 0.3
+    # (bar, share of hard's play value) by table size, as drop_bar and drop_play; 3 for larger tables too
+    learned_bars = {2: (0.2, 0.3), 3: (0.2, 0.3)}
+    drop_blend = 0.0  # the share of the lean deals' drop value blended into the learned one
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
@@ -159,7 +160,7 @@ class ExpertPlayer(HardPlayer):
         learned = self.learned_drop and countmodel.applies(rules)
         if learned:
             drop, _ = countmodel.drop_value(view, memory)
-        else:
+        if not learned or self.drop_blend:
             estimate = Estimate(self, view, memory, lean=self.drop_lean)
             total = 0.0
             samples = estimate.sample_hands(self.drop_samples)
@@ -167,14 +168,16 @@ class ExpertPlayer(HardPlayer):
                 counts = [count(h) for h in hands]
                 total += utility(settle_drop(rules, seat, counts, view.dealer, view.stake), seat, rules.scoring,
                                  view.stake)
-            drop = total / len(samples)
+            dealt = total / len(samples)
+            drop = (1.0 - self.drop_blend) * drop + self.drop_blend * dealt if learned else dealt
         values = self.last_values
         if values is None or "play" not in values:
             values = Estimate(self, view, memory).values(take=self.draw_or_take(view, memory) == TAKE,
                                                          stock_out_now=False)
         play = values.get("play", 0.0)
         if learned:
-            bar = self.learned_bar + self.learned_play * max(play, 0.0)
+            fixed, share = self.learned_bars.get(len(view.players), self.learned_bars[3])
+            bar = fixed + share * max(play, 0.0)
         else:
             bar = self.drop_bar + self.drop_play * max(play, 0.0)
         self.last_drop = {"drop": drop, "play": play, "bar": bar}
