@@ -51,6 +51,7 @@ from engine.players import make_player  # noqa: E402
 from engine.players import countmodel as cm  # noqa: E402
 from engine.players.hard import Estimate, HardPlayer, utility  # noqa: E402
 from engine.players.memory import Memory  # noqa: E402
+from drop_study import replay  # noqa: E402  (scripts/: the first-order replay of a drop rule)
 
 
 def cmd_gen(args) -> int:
@@ -188,30 +189,6 @@ def cmd_calib(args) -> int:
     return 0
 
 
-def replay(positions, value, bar: float, play: float) -> tuple[float, float, int]:
-    """Gain over hard per seat-hand of "drop when value > bar + play x hard's play value",
-    first order (scripts/drop_study.py `rules`): (mean, half 95% interval, seat-hands)."""
-    hands: dict = {}
-    for pos in positions:
-        hands.setdefault((pos["hand"], pos["seat"]), []).append(pos)
-    gains = []
-    for seq in hands.values():
-        g = 0.0
-        for pos in seq:
-            rule = value(pos) > bar + play * max(pos["play"], 0.0)
-            if rule and not pos["hard_drops"]:
-                g = pos["drop"] - pos["on"]
-                break
-            if pos["hard_drops"]:
-                g = 0.0 if rule else pos["on"] - pos["drop"]
-                break
-        gains.append(g)
-    k = len(gains)
-    mean = sum(gains) / k
-    half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in gains) / (k - 1) / k)
-    return mean, half, k
-
-
 def cmd_rules(args) -> int:
     model_ = cm.CountModel.load(Path(args.model))
     for name in args.files:
@@ -225,7 +202,7 @@ def cmd_rules(args) -> int:
             cells = []
             for bar in [float(x) for x in args.bars.split(",")]:
                 for play in [float(x) for x in args.plays.split(",")]:
-                    mean, half, k = replay(positions, lambda p: p[key], bar, play)
+                    mean, half, k = replay(positions, lambda p: p[key] > bar + play * max(p["play"], 0.0))
                     cells.append(f"{bar:g}+{play:g}p {mean:+.3f}")
             print(f"  {label} ({k} seat-hands, +-{half:.3f}): " + "  ".join(cells))
     return 0

@@ -93,3 +93,23 @@ def test_the_model_applies_only_where_it_was_learned():
     assert cm.applies(Rules.preset("standard")) and cm.applies(Rules.preset("waiting"))
     assert not cm.applies(Rules.preset("seattle"))  # 7-card hands
     assert not cm.applies(Rules.preset("push-ups"))  # push-ups scoring
+
+
+def test_expert_values_the_drop_by_the_learned_model_where_it_applies():
+    """At a drop decision in standard play expert's drop value is the model's; with 7-card
+    hands (seattle) it is round 7's lean deals."""
+    for preset, learned in (("standard", True), ("seattle", False)):
+        rules = Rules.preset(preset)
+        for seed in range(60):
+            game = Game.deal(rules, 2, 0, rng=random.Random(seed))
+            view = game.view(game.turn)
+            if DROP not in view.legal_actions:
+                continue
+            player = make_player("expert", 3, samples=4, time_cap=float("inf"))
+            memory = Memory(view)
+            player.drop_decision(view, memory)
+            value, _ = cm.drop_value(view, memory)
+            assert (player.last_drop["drop"] == value) is learned
+            break
+        else:
+            raise AssertionError(f"no drop position under {preset}")

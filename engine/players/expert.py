@@ -95,6 +95,7 @@ class ExpertPlayer(HardPlayer):
     # (bar, share of hard's play value) by table size, as drop_bar and drop_play; 3 for larger tables too
     learned_bars = {2: (0.2, 0.3), 3: (0.2, 0.3)}
     drop_blend = 0.0  # the share of the lean deals' drop value blended into the learned one
+    waiting_blend = 0.0  # ... on waiting tables
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
@@ -158,9 +159,10 @@ class ExpertPlayer(HardPlayer):
         rules = view.rules
         seat = view.seat
         learned = self.learned_drop and countmodel.applies(rules)
+        blend = self.waiting_blend if rules.waiting else self.drop_blend
         if learned:
             drop, _ = countmodel.drop_value(view, memory)
-        if not learned or self.drop_blend:
+        if not learned or blend:
             estimate = Estimate(self, view, memory, lean=self.drop_lean)
             total = 0.0
             samples = estimate.sample_hands(self.drop_samples)
@@ -169,7 +171,7 @@ class ExpertPlayer(HardPlayer):
                 total += utility(settle_drop(rules, seat, counts, view.dealer, view.stake), seat, rules.scoring,
                                  view.stake)
             dealt = total / len(samples)
-            drop = (1.0 - self.drop_blend) * drop + self.drop_blend * dealt if learned else dealt
+            drop = (1.0 - blend) * drop + blend * dealt if learned else dealt
         values = self.last_values
         if values is None or "play" not in values:
             values = Estimate(self, view, memory).values(take=self.draw_or_take(view, memory) == TAKE,
