@@ -21,8 +21,12 @@ average:
 - **Common random numbers.** Every candidate is played on the same sampled deals with
   the same play-out randomness, so the comparison sees the candidates' difference, not
   the luck of the samples.
-- **The drop, settled on calibrated deals.** Whether to drop is decided apart from the
-  play-outs (whose quick policy is a weaker future self): on `drop_samples` deals drawn
+- **The drop, from a learned model of the opponents' counts.** Whether to drop is decided
+  apart from the play-outs (whose quick policy is a weaker future self). In standard play
+  the drop's mean payment comes from `countmodel`: for each opponent, the distribution of
+  its hidden cards' sum learned from self-play by public features of that opponent,
+  weighed by the unknown cards (round 8). Elsewhere (waiting tables, other settlements
+  and decks) it is as in round 7: on `drop_samples` deals drawn
   with hard's model leaning the hidden cards only `drop_lean` as far to low values (hard's
   own lean makes a drop look lost far too often at a drop decision: the hands still in
   play are not the low ones), the drop is settled exactly by `settle_drop`, and expert
@@ -90,12 +94,13 @@ class ExpertPlayer(HardPlayer):
     drop_bar = 0.2  # stakes: the least value of playing on
     drop_play = 0.3  # ... plus this share of hard's estimate of playing on
     # Drop values from the learned model of the opponents' counts (`countmodel`), where it
-    # applies (standard caught pays, stakes, 52 cards, 5-card hands); the lean deals elsewhere.
+    # applies (standard caught pays, stakes, 52 cards, 5-card hands, no waiting); the lean deals elsewhere.
     learned_drop = True
     # (bar, share of hard's play value) by table size, as drop_bar and drop_play; 3 for larger tables too
     learned_bars = {2: (0.2, 0.3), 3: (0.2, 0.3)}
-    drop_blend = 0.0  # the share of the lean deals' drop value blended into the learned one
-    waiting_blend = 0.0  # ... on waiting tables
+    # On waiting tables the lean deals stay: there the learned drop measured -0.031
+    # [-0.099, +0.037] stakes a hand against them (2,453 paired hands; docs/BENCHMARKS.md).
+    learned_waiting = False
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
@@ -152,17 +157,18 @@ class ExpertPlayer(HardPlayer):
         return chosen
 
     def drop_decision(self, view: SeatView, memory: Memory) -> bool:
-        """Drop now? The drop is settled exactly (`settle_drop`) on `drop_samples` deals of
-        the hidden cards drawn with the calibrated opponent model (`drop_lean`); it is taken
-        when its mean payment beats the value of playing on, `drop_bar` plus `drop_play`
-        times hard's one-turn look-ahead of playing on (`self.last_values["play"]`)."""
+        """Drop now? The drop's mean payment comes from the learned model of the opponents'
+        counts (`countmodel.drop_value`) where it applies, otherwise it is settled exactly
+        (`settle_drop`) on `drop_samples` deals of the hidden cards drawn with the calibrated
+        lean (`drop_lean`); the drop is taken when that beats the value of playing on, a bar
+        plus a share of hard's one-turn look-ahead of playing on (`self.last_values["play"]`):
+        `learned_bars` by table size with the learned model, `drop_bar` and `drop_play` without."""
         rules = view.rules
         seat = view.seat
-        learned = self.learned_drop and countmodel.applies(rules)
-        blend = self.waiting_blend if rules.waiting else self.drop_blend
+        learned = self.learned_drop and countmodel.applies(rules) and (self.learned_waiting or not rules.waiting)
         if learned:
             drop, _ = countmodel.drop_value(view, memory)
-        if not learned or blend:
+        else:
             estimate = Estimate(self, view, memory, lean=self.drop_lean)
             total = 0.0
             samples = estimate.sample_hands(self.drop_samples)
@@ -170,8 +176,7 @@ class ExpertPlayer(HardPlayer):
                 counts = [count(h) for h in hands]
                 total += utility(settle_drop(rules, seat, counts, view.dealer, view.stake), seat, rules.scoring,
                                  view.stake)
-            dealt = total / len(samples)
-            drop = (1.0 - blend) * drop + blend * dealt if learned else dealt
+            drop = total / len(samples)
         values = self.last_values
         if values is None or "play" not in values:
             values = Estimate(self, view, memory).values(take=self.draw_or_take(view, memory) == TAKE,
