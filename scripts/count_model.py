@@ -92,7 +92,8 @@ def cmd_gen(args) -> int:
                         "lean_win": sum(1 for p in pays if p > 0) / len(pays),
                     })
             game.apply(seat, bots[seat].choose(view))
-    Path(args.file).write_bytes(pickle.dumps({"args": {k: v for k, v in vars(args).items() if k != "run"}, "records": records, "positions": positions}))
+    settings = {k: v for k, v in vars(args).items() if k != "run"}
+    Path(args.file).write_bytes(pickle.dumps({"args": settings, "records": records, "positions": positions}))
     print(f"{len(records)} opponent records, {len(positions)} drop positions from {args.hands} hands")
     return 0
 

@@ -61,7 +61,8 @@ def test_drop_value_settles_the_drop_on_the_opponents_counts():
         memory = Memory(view)
         mine = view.count
         value, win = cm.drop_value(view, memory, flat_model(min(mine + 1, 50)), use_pool=False)
-        assert (value, win) == pytest.approx((1.0, 1.0), abs=1e-3)  # the other holds more: won, a single stake
+        # the other holds more: won, a single stake
+        assert (value, win) == pytest.approx((1.0, 1.0), abs=1e-3)
         if mine >= 5:
             value, win = cm.drop_value(view, memory, flat_model(mine), use_pool=False)
             assert (value, win) == pytest.approx((-2.0, 0.0), abs=1e-3)  # equal: caught, a double stake

@@ -29,7 +29,8 @@ from ..view import SeatView
 from .memory import Memory
 
 MAX_SUM = 50  # five hidden cards of ten
-SMOOTH = 400.0  # pseudo-observations of the coarser key's distribution (backoff; 30 and 100 overfit held-out hands)
+# pseudo-observations of the coarser key's distribution (backoff; 30 and 100 overfit held-out hands)
+SMOOTH = 400.0
 FILE = Path(__file__).with_name("count_model.json")
 
 

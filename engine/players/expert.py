@@ -22,11 +22,11 @@ average:
   the same play-out randomness, so the comparison sees the candidates' difference, not
   the luck of the samples.
 - **The drop, from a learned model of the opponents' counts.** Whether to drop is decided
-  apart from the play-outs (whose quick policy is a weaker future self). In standard play
-  the drop's mean payment comes from `countmodel`: for each opponent, the distribution of
-  its hidden cards' sum learned from self-play by public features of that opponent,
-  weighed by the unknown cards (round 8). Elsewhere (waiting tables, other settlements
-  and decks) it is as in round 7: on `drop_samples` deals drawn
+  apart from the play-outs (whose quick policy is a weaker future self). In standard and
+  waiting play the drop's mean payment comes from `countmodel`: for each opponent, the
+  distribution of its hidden cards' sum learned from self-play by public features of that
+  opponent, weighed by the unknown cards (round 8). Elsewhere (other settlements, scoring, hand
+  sizes and decks) it is as in round 7: on `drop_samples` deals drawn
   with hard's model leaning the hidden cards only `drop_lean` as far to low values (hard's
   own lean makes a drop look lost far too often at a drop decision: the hands still in
   play are not the low ones), the drop is settled exactly by `settle_drop`, and expert
@@ -94,13 +94,10 @@ class ExpertPlayer(HardPlayer):
     drop_bar = 0.2  # stakes: the least value of playing on
     drop_play = 0.3  # ... plus this share of hard's estimate of playing on
     # Drop values from the learned model of the opponents' counts (`countmodel`), where it
-    # applies (standard caught pays, stakes, 52 cards, 5-card hands, no waiting); the lean deals elsewhere.
+    # applies (standard caught pays, stakes, 52 cards, 5-card hands); the lean deals elsewhere.
     learned_drop = True
     # (bar, share of hard's play value) by table size, as drop_bar and drop_play; 3 for larger tables too
     learned_bars = {2: (0.2, 0.3), 3: (0.2, 0.3)}
-    # On waiting tables the lean deals stay: there the learned drop measured -0.031
-    # [-0.099, +0.037] stakes a hand against them (2,453 paired hands; docs/BENCHMARKS.md).
-    learned_waiting = False
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
@@ -165,7 +162,7 @@ class ExpertPlayer(HardPlayer):
         `learned_bars` by table size with the learned model, `drop_bar` and `drop_play` without."""
         rules = view.rules
         seat = view.seat
-        learned = self.learned_drop and countmodel.applies(rules) and (self.learned_waiting or not rules.waiting)
+        learned = self.learned_drop and countmodel.applies(rules)
         if learned:
             drop, _ = countmodel.drop_value(view, memory)
         else:
