@@ -1,8 +1,10 @@
 """Learn expert's model of the opponents' hidden counts (engine/players/count_model.json).
 
     python scripts/count_model.py gen FILE --players 2 --seats hard,hard --preset standard --hands 6000 --seed 31
-    python scripts/count_model.py fit FILE [FILE ...] [--out engine/players/count_model.json] [--min 5]
+    python scripts/count_model.py gen FILE ... --play-on        # also the real value of playing on (slow)
+    python scripts/count_model.py fit FILE [FILE ...] [--out engine/players/count_model.json] [--min 100]
     python scripts/count_model.py calib FILE [FILE ...] [--model engine/players/count_model.json]
+    python scripts/count_model.py rules FILE [FILE ...] [--bars 0,0.2] [--plays 0,0.3]
 
 `gen` plays self-play hands with the given levels (rotated round the table hand by hand;
 every deal and player seeded from --seed and the hand) and, at every start of a turn,
@@ -21,11 +23,18 @@ and the lean-0.6 deals.
 
 The shipped table was made by (each gen a separate process; seeds differ by file):
 
-    for p in standard waiting; do
-      python scripts/count_model.py gen d2_$p.pkl --players 2 --seats hard,hard --preset $p --hands 6000 --seed 31
-      python scripts/count_model.py gen d3_$p.pkl --players 3 --seats hard,hard,normal --preset $p --hands 4000 --seed 32
-    done
-    python scripts/count_model.py fit d2_*.pkl d3_*.pkl
+    python scripts/count_model.py gen d2_standard.pkl --players 2 --seats hard,hard --preset standard --hands 10000 --seed 31
+    python scripts/count_model.py gen d2_waiting.pkl --players 2 --seats hard,hard --preset waiting --hands 10000 --seed 33
+    python scripts/count_model.py gen d3_standard.pkl --players 3 --seats hard,hard,normal --hands 6000 --seed 32
+    python scripts/count_model.py gen d3_waiting.pkl --players 3 --seats hard,hard,normal --preset waiting ... --seed 34
+    python scripts/count_model.py fit d2_*.pkl d3_*.pkl --min 100
+
+and scored on held-out hands (`gen` of 2,000 hands with seeds 41, 42 and 44; `calib`) and
+on replays (`gen --play-on`: 2,500 hands at 2 players, seed 51; 1,200 at 3, seed 52; `rules`);
+the figures are in docs/BENCHMARKS.md (round 8). `rules` replays "drop when the drop value
+beats BAR + PLAY x hard's play value" over --play-on positions for each drop value (the
+lean deals, the learned model with and without the unknown cards), as scripts/drop_study.py
+does (first order, per seat-hand).
 """
 
 from __future__ import annotations
@@ -224,7 +233,7 @@ def main(argv=None) -> int:
     fit_ = sub.add_parser("fit")
     fit_.add_argument("files", nargs="+")
     fit_.add_argument("--out", default=str(cm.FILE))
-    fit_.add_argument("--min", type=int, default=5)
+    fit_.add_argument("--min", type=int, default=100)
     fit_.set_defaults(run=cmd_fit)
     calib = sub.add_parser("calib")
     calib.add_argument("files", nargs="+")
