@@ -25,16 +25,17 @@ average:
   apart from the play-outs (whose quick policy is a weaker future self). In standard and
   waiting play the drop's mean payment comes from `countmodel`: for each opponent, the
   distribution of its hidden cards' sum learned from self-play by public features of that
-  opponent, weighed by the unknown cards (round 8). Elsewhere (other settlements, scoring, hand
-  sizes and decks) it is as in round 7: on `drop_samples` deals drawn
-  with hard's model leaning the hidden cards only `drop_lean` as far to low values (hard's
-  own lean makes a drop look lost far too often at a drop decision: the hands still in
-  play are not the low ones), the drop is settled exactly by `settle_drop`, and expert
+  opponent, weighed by the unknown cards (round 8). Elsewhere (other settlements, scoring,
+  hand sizes and decks) it is as in round 7: on `drop_samples` deals drawn with hard's
+  model leaning the hidden cards only `drop_lean` as far to low values (hard's own lean
+  makes a drop look lost far too often at a drop decision: the hands still in play are
+  not the low ones), the drop is settled exactly by `settle_drop`. Either way expert
   drops when that mean payment beats `drop_bar` plus `drop_play` times hard's one-turn
   look-ahead of playing on; never when taking the discard goes out (stakes scoring;
   under push-ups the drop stays a candidate of the search). The rule and its
   figures were chosen by replaying hard's self-play positions with their real values of
-  dropping and of playing on (scripts/drop_study.py; docs/BENCHMARKS.md).
+  dropping and of playing on (scripts/drop_study.py, scripts/count_model.py;
+  docs/BENCHMARKS.md).
 - **hard's choice first.** For draw against take and for the plan after the draw it
   starts from what `hard` would do and changes its mind only when another candidate's
   gain on the same deals is at least `min_gain` stakes and `confidence` standard errors:
@@ -95,9 +96,8 @@ class ExpertPlayer(HardPlayer):
     drop_play = 0.3  # ... plus this share of hard's estimate of playing on
     # Drop values from the learned model of the opponents' counts (`countmodel`), where it
     # applies (standard caught pays, stakes, 52 cards, 5-card hands); the lean deals elsewhere.
+    # (The bar stays drop_bar + drop_play x play: other bars replayed and screened no better.)
     learned_drop = True
-    # (bar, share of hard's play value) by table size, as drop_bar and drop_play; 3 for larger tables too
-    learned_bars = {2: (0.2, 0.3), 3: (0.2, 0.3)}
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
@@ -157,9 +157,9 @@ class ExpertPlayer(HardPlayer):
         """Drop now? The drop's mean payment comes from the learned model of the opponents'
         counts (`countmodel.drop_value`) where it applies, otherwise it is settled exactly
         (`settle_drop`) on `drop_samples` deals of the hidden cards drawn with the calibrated
-        lean (`drop_lean`); the drop is taken when that beats the value of playing on, a bar
-        plus a share of hard's one-turn look-ahead of playing on (`self.last_values["play"]`):
-        `learned_bars` by table size with the learned model, `drop_bar` and `drop_play` without."""
+        lean (`drop_lean`); the drop is taken when that beats the value of playing on,
+        `drop_bar` plus `drop_play` times hard's one-turn look-ahead of playing on
+        (`self.last_values["play"]`)."""
         rules = view.rules
         seat = view.seat
         learned = self.learned_drop and countmodel.applies(rules)
@@ -179,11 +179,7 @@ class ExpertPlayer(HardPlayer):
             values = Estimate(self, view, memory).values(take=self.draw_or_take(view, memory) == TAKE,
                                                          stock_out_now=False)
         play = values.get("play", 0.0)
-        if learned:
-            fixed, share = self.learned_bars.get(len(view.players), self.learned_bars[3])
-            bar = fixed + share * max(play, 0.0)
-        else:
-            bar = self.drop_bar + self.drop_play * max(play, 0.0)
+        bar = self.drop_bar + self.drop_play * max(play, 0.0)
         self.last_drop = {"drop": drop, "play": play, "bar": bar}
         return drop > bar
 
