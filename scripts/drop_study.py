@@ -117,27 +117,35 @@ def cmd_calib(args) -> int:
     return 0
 
 
+def replay(rows: list[dict], rule) -> tuple[float, float, int]:
+    """First-order gain over hard per seat-hand of a drop rule (`rule(row)`: drop there?):
+    at the first position where the rule drops and hard did not, the drop's payment less
+    the value of playing on; where hard dropped and the rule would not, the reverse.
+    (mean, half its 95% interval, seat-hands)."""
+    hands: dict = {}
+    for r in rows:
+        hands.setdefault((r["hand"], r["seat"]), []).append(r)
+    gains = []
+    for seq in hands.values():
+        g = 0.0
+        for r in seq:
+            drops = rule(r)
+            if drops and not r["hard_drops"]:
+                g = r["drop"] - r["on"]
+                break
+            if r["hard_drops"]:
+                g = 0.0 if drops else r["on"] - r["drop"]
+                break
+        gains.append(g)
+    n = len(gains)
+    mean = sum(gains) / n
+    half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in gains) / (n - 1) / n)
+    return mean, half, n
+
+
 def cmd_rules(args) -> int:
     for name in args.file:
-        rows = load(name)
-        hands: dict = {}
-        for r in rows:
-            hands.setdefault((r["hand"], r["seat"]), []).append(r)
-        gains = []
-        for seq in hands.values():
-            g = 0.0
-            for r in seq:
-                rule = r[args.lean] > args.bar + args.play * max(r["play"], 0.0)
-                if rule and not r["hard_drops"]:
-                    g = r["drop"] - r["on"]
-                    break
-                if r["hard_drops"]:
-                    g = 0.0 if rule else r["on"] - r["drop"]
-                    break
-            gains.append(g)
-        n = len(gains)
-        mean = sum(gains) / n
-        half = 1.96 * math.sqrt(sum((x - mean) ** 2 for x in gains) / (n - 1) / n)
+        mean, half, n = replay(load(name), lambda r: r[args.lean] > args.bar + args.play * max(r["play"], 0.0))
         print(f"{name}: {n} seat-hands with a drop decision; gain over hard {mean:+.3f} "
               f"[{mean - half:+.3f}, {mean + half:+.3f}] stakes per seat-hand")
     return 0

@@ -21,16 +21,21 @@ average:
 - **Common random numbers.** Every candidate is played on the same sampled deals with
   the same play-out randomness, so the comparison sees the candidates' difference, not
   the luck of the samples.
-- **The drop, settled on calibrated deals.** Whether to drop is decided apart from the
-  play-outs (whose quick policy is a weaker future self): on `drop_samples` deals drawn
-  with hard's model leaning the hidden cards only `drop_lean` as far to low values (hard's
-  own lean makes a drop look lost far too often at a drop decision: the hands still in
-  play are not the low ones), the drop is settled exactly by `settle_drop`, and expert
+- **The drop, from a learned model of the opponents' counts.** Whether to drop is decided
+  apart from the play-outs (whose quick policy is a weaker future self). In standard and
+  waiting play the drop's mean payment comes from `countmodel`: for each opponent, the
+  distribution of its hidden cards' sum learned from self-play by public features of that
+  opponent, weighed by the unknown cards (round 8). Elsewhere (other settlements, scoring,
+  hand sizes and decks) it is as in round 7: on `drop_samples` deals drawn with hard's
+  model leaning the hidden cards only `drop_lean` as far to low values (hard's own lean
+  makes a drop look lost far too often at a drop decision: the hands still in play are
+  not the low ones), the drop is settled exactly by `settle_drop`. Either way expert
   drops when that mean payment beats `drop_bar` plus `drop_play` times hard's one-turn
   look-ahead of playing on; never when taking the discard goes out (stakes scoring;
   under push-ups the drop stays a candidate of the search). The rule and its
   figures were chosen by replaying hard's self-play positions with their real values of
-  dropping and of playing on (scripts/drop_study.py; docs/BENCHMARKS.md).
+  dropping and of playing on (scripts/drop_study.py, scripts/count_model.py;
+  docs/BENCHMARKS.md).
 - **hard's choice first.** For draw against take and for the plan after the draw it
   starts from what `hard` would do and changes its mind only when another candidate's
   gain on the same deals is at least `min_gain` stakes and `confidence` standard errors:
@@ -53,6 +58,7 @@ from ..cards import count
 from ..errors import TonkError
 from ..game import PLAY, START, Game, TableSpread
 from ..view import SeatView
+from . import countmodel
 from .base import stock_is_out
 from .hands import Layout, table_places
 from .hard import Estimate, HardPlayer, _wants, greedy_spreads, plain_discard, utility
@@ -88,6 +94,10 @@ class ExpertPlayer(HardPlayer):
     drop_samples = 64
     drop_bar = 0.2  # stakes: the least value of playing on
     drop_play = 0.3  # ... plus this share of hard's estimate of playing on
+    # Drop values from the learned model of the opponents' counts (`countmodel`), where it
+    # applies (standard caught pays, stakes, 52 cards, 5-card hands); the lean deals elsewhere.
+    # (The bar stays drop_bar + drop_play x play: other bars replayed and screened no better.)
+    learned_drop = True
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
     def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
@@ -144,19 +154,26 @@ class ExpertPlayer(HardPlayer):
         return chosen
 
     def drop_decision(self, view: SeatView, memory: Memory) -> bool:
-        """Drop now? The drop is settled exactly (`settle_drop`) on `drop_samples` deals of
-        the hidden cards drawn with the calibrated opponent model (`drop_lean`); it is taken
-        when its mean payment beats the value of playing on, `drop_bar` plus `drop_play`
-        times hard's one-turn look-ahead of playing on (`self.last_values["play"]`)."""
+        """Drop now? The drop's mean payment comes from the learned model of the opponents'
+        counts (`countmodel.drop_value`) where it applies, otherwise it is settled exactly
+        (`settle_drop`) on `drop_samples` deals of the hidden cards drawn with the calibrated
+        lean (`drop_lean`); the drop is taken when that beats the value of playing on,
+        `drop_bar` plus `drop_play` times hard's one-turn look-ahead of playing on
+        (`self.last_values["play"]`)."""
         rules = view.rules
         seat = view.seat
-        estimate = Estimate(self, view, memory, lean=self.drop_lean)
-        total = 0.0
-        samples = estimate.sample_hands(self.drop_samples)
-        for hands, _ in samples:
-            counts = [count(h) for h in hands]
-            total += utility(settle_drop(rules, seat, counts, view.dealer, view.stake), seat, rules.scoring, view.stake)
-        drop = total / len(samples)
+        learned = self.learned_drop and countmodel.applies(rules)
+        if learned:
+            drop, _ = countmodel.drop_value(view, memory)
+        else:
+            estimate = Estimate(self, view, memory, lean=self.drop_lean)
+            total = 0.0
+            samples = estimate.sample_hands(self.drop_samples)
+            for hands, _ in samples:
+                counts = [count(h) for h in hands]
+                total += utility(settle_drop(rules, seat, counts, view.dealer, view.stake), seat, rules.scoring,
+                                 view.stake)
+            drop = total / len(samples)
         values = self.last_values
         if values is None or "play" not in values:
             values = Estimate(self, view, memory).values(take=self.draw_or_take(view, memory) == TAKE,
