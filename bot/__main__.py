@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import signal
@@ -39,15 +40,24 @@ def give_back_freed_memory() -> bool:
     of pictures (a restart resuming 200 tables, a busy minute) it stays freed and unused. A fixed
     low mmap threshold would return every buffer at once, but page-faulting them anew made each
     picture 60% dearer; trimming now and then (`TRIM_SECONDS`) costs a heap walk instead."""
+    malloc_trim = _malloc_trim()
+    if malloc_trim is None:
+        return False
+    malloc_trim(0)
+    return True
+
+
+@functools.cache
+def _malloc_trim():
+    """glibc's ``malloc_trim``, looked up once (None where the C library has none): finding the
+    library runs ``ldconfig -p`` in a subprocess, a few milliseconds with the event loop stopped."""
     import ctypes
     import ctypes.util
 
     try:
-        malloc_trim = ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim
+        return ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim
     except (OSError, AttributeError, TypeError):
-        return False
-    malloc_trim(0)
-    return True
+        return None
 
 
 def event_loop_factory(name: str | None):

@@ -57,3 +57,21 @@ async def test_the_bot_trims_its_memory_while_it_runs(monkeypatch):
     monkeypatch.setattr(main, "give_back_freed_memory", lambda: trims.append(1) or len(trims) < 3)
     await asyncio.wait_for(main.trim_memory_every(0), 5)  # stops once trimming is not possible
     assert len(trims) == 3
+
+
+@pytest.mark.skipif(platform.system() != "Linux" or platform.libc_ver()[0] != "glibc", reason="glibc's malloc only")
+def test_the_c_library_is_looked_up_once_not_at_every_trim(monkeypatch):
+    # finding libc runs `ldconfig -p` in a subprocess: every 10 s that stopped the event loop for milliseconds
+    import ctypes.util
+
+    from bot import __main__ as main
+
+    looked_up = []
+    find = ctypes.util.find_library
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: looked_up.append(name) or find(name))
+    main._malloc_trim.cache_clear()
+    try:
+        assert all(main.give_back_freed_memory() for _ in range(3))
+    finally:
+        main._malloc_trim.cache_clear()
+    assert looked_up == ["c"]
