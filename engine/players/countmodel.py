@@ -136,12 +136,9 @@ class CountModel:
 
 
 @lru_cache(maxsize=None)
-def _load() -> CountModel:
-    return CountModel.load()
-
-
 def model() -> CountModel:
-    return _load()
+    """The shipped model, loaded once (11-14 ms) at the first drop decision."""
+    return CountModel.load()
 
 
 def sum_ways(values: tuple[int, ...], h: int) -> list[float]:
