@@ -1,7 +1,15 @@
-"""Refusals the bot shows to a person (ephemerally), as opposed to faults it logs."""
+"""Refusals the bot shows to a person (ephemerally), as opposed to faults it logs.
+
+There is one kind of refusal: the engine's `TonkError` (an illegal play, rules that do not
+fit together, a record that cannot be read). `UserError` is the bot's own, a `TonkError`
+too, so whoever shows refusals to people catches `TonkError` alone, and nothing re-wraps one
+into the other.
+"""
+
+from engine.errors import TonkError
 
 
-class UserError(Exception):
+class UserError(TonkError):
     """Something a person asked for that cannot be done; the message says why."""
 
 

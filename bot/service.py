@@ -17,13 +17,14 @@ import random
 import secrets
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Action, Discard, Hit, Rules, RulesError, Slap, Spread, Swap, action_from_record
-from engine.help import changed_rules, first_hand_hint, plain_refusal
+from engine import Action, Rules, RulesError, Slap
+from engine.help import first_hand_hint
 
+from bot.commands import Command, ComputerPlay
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, current_season, get_guild_settings,
@@ -103,6 +104,7 @@ class TableService:
         return set(self._latest) | set(self._locks.keys())
 
     async def _load(self, table_id: int, person: Person | None = None) -> Table:
+        log.debug("table %s: loaded", table_id)  # tests count these: a click loads its table once
         table = self._latest.get(table_id)
         if table is None:
             async with self.db.sessions() as session:
@@ -121,6 +123,11 @@ class TableService:
         so nobody is ever shown a play that is not saved yet."""
         async with self.lock(table_id):
             return await self._load(table_id, person)
+
+    def newest(self, table_id: int) -> Table | None:
+        """The newest saved state of an open table this process keeps (None: closed, or not kept):
+        for showing it, with no load and no wait (what is kept here is saved already)."""
+        return self._latest.get(table_id)
 
     def forget(self, table_id: int) -> None:
         self._latest.pop(table_id, None)
@@ -174,27 +181,15 @@ class TableService:
             stake=game.stake, scoring_mode=str(table.scoring), side_payments=table.side_settled or None,
         )
 
-    async def operate(self, table_id: int, person: Person | None,
-                      operation: Callable[[Table], tuple[Table, list[Event]]]) -> Table:
-        """Lock, load, operate, save, publish. An operation with no events saves nothing.
-        `operation` may be a coroutine function (a computer player thinking in a thread)."""
-        async with self.lock(table_id):
-            old = await self._load(table_id, person)
-            done = operation(old)
-            new, events = await done if inspect.isawaitable(done) else done
-            if not events:
-                return old
-            saved = await self._save(old, new)
-        self.publish(saved, events)
-        return saved
-
     async def _keep(self, table_id: int, change: Callable[[Table], Table]) -> Table | None:
         """Save bookkeeping that changes nothing anyone plays (message ids); None if the table closed."""
         async with self.lock(table_id):
-            try:
-                old = await self._load(table_id)
-            except UserError:
-                return None
+            old = self._latest.get(table_id)  # an open table of this process's is kept: no load
+            if old is None:
+                try:
+                    old = await self._load(table_id)
+                except UserError:
+                    return None
             if not old.is_open:
                 return None
             try:
@@ -214,20 +209,32 @@ class TableService:
         rules_dict = dict(settings.rules) if preset is None else {"preset": preset}
         if hand_size is not None:
             rules_dict["hand_size"] = hand_size
-        try:
-            rules = Rules.from_dict(rules_dict)
-        except RulesError as exc:
-            raise UserError(str(exc)) from None
+        rules = Rules.from_dict(rules_dict)  # a RulesError is one clear line
         if scoring is None:
             scoring = rules.scoring if preset is not None else settings.scoring_mode
         table = Table.open(guild_id=guild_id, channel_id=channel_id, host_id=host.user_id, host_name=host.name,
                            rules=rules, stake=settings.stake if stake is None else stake, scoring=Scoring(scoring),
                            computers=computers, level=level_of(level), now=self._clock())
+        return await self._create(table)
+
+    async def play_again(self, table_id: int, person: Person) -> Table:
+        """A closed table's Play again: a new lobby in its channel, hosted by `person` (who sat
+        at it), with the same seats (but those who left), computers, rules, stake and scoring."""
+        old = await self.load(table_id, person)
+        if old.is_open:
+            raise UserError("This table is still open: play on here.")
+        settings = await self.guild_settings(old.guild_id)
+        if not settings.allows_channel(old.channel_id):
+            raise UserError("Tables can't be opened in this channel on this server; ask an admin (/tonk settings).")
+        return await self._create(old.again(person.user_id, person.name, now=self._clock()))
+
+    async def _create(self, table: Table) -> Table:
+        """Store a new lobby; the channel must be free."""
         data = table.to_json()
         async with self._writer, self.db.sessions() as session:
             try:
                 row = await create_table(
-                    session, guild_id=guild_id, channel_id=channel_id, host_user_id=host.user_id,
+                    session, guild_id=table.guild_id, channel_id=table.channel_id, host_user_id=table.host_user_id,
                     seats=data["seats"], rules=data["rules"], stake=table.stake, scoring_mode=data["scoring_mode"],
                     bookkeeping=data["bookkeeping"],
                 )
@@ -262,100 +269,51 @@ class TableService:
             tables.append(table)
         return tables
 
-    # ------------------------------------------------------------------ what people do
+    # ------------------------------------------------------------------ what people, timers and computers do
 
-    async def join(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.join(person.user_id, person.name, now=self._clock()))
+    async def apply(self, table_id: int, person: Person | None, command: Command) -> Table:
+        """The one entry for every change: lock, load, apply `command`, save, publish. A refusal
+        (`TonkError`, `UserError` among them) changes nothing. `person` is who clicked (None for
+        the bot's own timers and computer players): a table of another server is refused."""
+        return await self._operate(table_id, person, lambda table: command)
 
-    async def add_computer(self, table_id: int, person: Person, level: str) -> Table:
-        lv = level_of(level)
-        return await self.operate(table_id, person, lambda t: t.add_computer(person.user_id, lv, now=self._clock()))
+    async def computer_step(self, table_id: int, *, choose) -> Table:
+        """One play by the computer player to act, if any, as a `ComputerPlay`. A level that
+        searches (expert) decides in a worker thread, so the event loop serves other tables
+        meanwhile; the table's lock is held throughout, so nothing else changes this table while
+        it thinks."""
+        async def decide(table: Table) -> Command | None:
+            turn = table.computer_turn()
+            if turn is None:
+                return None
+            action = await asyncio.to_thread(choose, *turn) if turn[0].searches else choose(*turn)
+            return ComputerPlay(table.turn_key, action)  # type: ignore[arg-type]
 
-    async def leave(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.leave(person.user_id, now=self._clock()))
+        return await self._operate(table_id, None, decide)
 
-    async def set_preset(self, table_id: int, person: Person, preset: str) -> Table:
-        """The host plays another preset (its scoring too), in the lobby."""
-        try:
-            rules = Rules.preset(preset)
-        except RulesError as exc:
-            raise UserError(str(exc)) from None
-        return await self.operate(table_id, person, lambda t: t.set_rules(person.user_id, rules, Scoring(rules.scoring)))
-
-    async def set_rule(self, table_id: int, person: Person, key: str, value: str) -> Table:
-        """The host changes one option (`value` as engine.help's catalog spells it), in the lobby.
-        A value the option lacks, or a combination the engine's Rules refuse, is one clear line."""
-        def change(table: Table) -> tuple[Table, list[Event]]:
-            table.may_change_rules(person.user_id)
-            try:
-                rules = changed_rules(replace(table.rules, scoring=table.scoring.value), key, value)
-            except RulesError as exc:
-                raise UserError(plain_refusal(str(exc))) from None
-            return table.set_rules(person.user_id, rules, Scoring(rules.scoring))
-
-        return await self.operate(table_id, person, change)
+    async def _operate(self, table_id: int, person: Person | None,
+                       decide: Callable[[Table], Command | None | Awaitable[Command | None]]) -> Table:
+        """Lock, load, decide the command, apply it, save, publish. No command, or a command
+        with no events, saves nothing."""
+        async with self.lock(table_id):
+            old = await self._load(table_id, person)
+            command = decide(old)
+            if inspect.isawaitable(command):
+                command = await command
+            if command is None:
+                return old
+            new, events = old.apply(command, now=self._clock(), rng=self._rng)
+            if not events:
+                return old
+            saved = await self._save(old, new)
+        self.publish(saved, events)
+        return saved
 
     async def rules_to_change(self, table_id: int, person: Person) -> Table:
         """The lobby as it is, for a host about to change a rule (anyone else is refused)."""
         table = await self.load(table_id, person)
         table.may_change_rules(person.user_id)
         return table
-
-    async def start(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.start(person.user_id, self._rng))
-
-    async def next_hand(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.next_hand(person.user_id, self._rng))
-
-    async def act(self, table_id: int, person: Person, verb: str, arg: str | None = None,
-                  moves: int | None = None) -> Table:
-        """One player's play. Raises UserError/TonkError and changes nothing when refused."""
-        action = parse_action(verb, arg)
-        return await self.operate(table_id, person, lambda t: t.act(person.user_id, action, moves=moves))
-
-    async def slap(self, table_id: int, person: Person, window: int | None) -> Table:
-        """House rule (slap): the first slap the bot receives wins; a later one is refused."""
-        return await self.operate(table_id, person, lambda t: t.slap(person.user_id, window))
-
-    async def computer_slap(self, table_id: int, seat: int, window: int, action: Slap) -> Table:
-        return await self.operate(table_id, None, lambda t: t.computer_slap(seat, window, action))
-
-    async def back(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.back(person.user_id))
-
-    async def set_side_bets(self, table_id: int, person: Person, kinds: tuple[str, ...], *,
-                            stake: int | None = None, suit_call: str | None = None) -> Table:
-        return await self.operate(table_id, person, lambda t: t.set_side_bets(person.user_id, kinds, stake=stake,
-                                                                              suit_call=suit_call))
-
-    async def toggle_side_bets(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.toggle_side_bets(person.user_id))
-
-    async def call_big_one(self, table_id: int, person: Person, hands: int) -> Table:
-        return await self.operate(table_id, person, lambda t: t.call_big_one(person.user_id, hands))
-
-    async def end(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.end(person.user_id, person.name,
-                                                                    is_admin=person.is_admin))
-
-    async def computer_step(self, table_id: int, *, choose) -> Table:
-        """One play by the computer player to act, if any. A level that searches (expert)
-        decides in a worker thread, so the event loop serves other tables meanwhile; the
-        table's lock is held throughout, so nothing else changes this table while it thinks."""
-        async def play(table: Table) -> tuple[Table, list[Event]]:
-            turn = table.computer_turn()
-            if turn is None or not turn[0].searches:
-                return table.computer_play(choose)
-            action = await asyncio.to_thread(choose, *turn)
-            return table.computer_play(lambda *_: action)
-
-        return await self.operate(table_id, None, play)
-
-    async def time_out(self, table_id: int, turn: str) -> Table:
-        return await self.operate(table_id, None, lambda t: t.time_out(turn))
-
-    async def close_idle_lobby(self, table_id: int, idle_seconds: float) -> Table:
-        return await self.operate(table_id, None, lambda t: t.close_idle(self._clock(), idle_seconds))
 
     async def first_hand_hint(self, table: Table, user_id: int) -> str | None:
         """The one-line hint for a player's first hand: shown while they have no stored hand on
@@ -484,44 +442,4 @@ def computer_slaps(table: Table) -> list[tuple[float, int, Slap]]:
     return sorted(offers, key=lambda o: (o[0], o[1]))
 
 
-def action_arg(action: Action) -> str | None:
-    """The argument a button or menu carries for `action` (the inverse of parse_action): card
-    codes, `@` and the spread's number for a hit or swap, `=` and the card a wild card stands for."""
-    if isinstance(action, Spread):
-        named = action.named
-        return ".".join(c.code + (f"={named[c].code}" if c in named else "") for c in action.cards)
-    if isinstance(action, Hit):
-        named = f"={action.stands_for.code}" if action.stands_for is not None else ""
-        return f"{action.card.code}@{action.spread}{named}"
-    if isinstance(action, Swap):
-        return f"{action.card.code}@{action.spread}"
-    if isinstance(action, Discard):
-        return action.card.code
-    return None
-
-
-def parse_action(verb: str, arg: str | None) -> Action:
-    """A click's verb and argument (card codes) as an engine action, via the record form."""
-    entry: dict[str, Any] = {"do": verb}
-    if verb == "spread" and arg:
-        codes = [part.partition("=") for part in arg.split(".")]
-        entry["cards"] = [card for card, _, _ in codes]
-        named = {card: name for card, _, name in codes if name}
-        if named:
-            entry["as"] = named
-    elif verb in ("hit", "swap") and arg and "@" in arg:
-        card, spread = arg.split("@", 1)
-        spread, _, name = spread.partition("=")
-        entry.update(card=card, spread=int(spread) if spread.isdigit() else spread)
-        if name and verb == "hit":
-            entry["as"] = {card: name}
-    elif verb == "discard" and arg:
-        entry["card"] = arg
-    try:
-        return action_from_record(entry)
-    except ValueError:
-        raise UserError("That choice is not a play I know.") from None
-
-
-__all__ = ["House", "Person", "TableService", "action_arg", "computer_choice", "computer_slaps", "parse_action",
-           "table_of"]
+__all__ = ["House", "Person", "TableService", "computer_choice", "computer_slaps", "table_of"]

@@ -24,13 +24,16 @@ from enum import StrEnum
 from itertools import repeat
 from typing import Any
 
-from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Drop, Game, Outcome, PublicEvent, PublicSpread,
-                    Rules, RulesError, Slap, Suit, cut_for_dealer, next_dealer)
+from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop, Game, Outcome, PublicEvent,
+                    PublicSpread, Rules, RulesError, Slap, Suit, TakeDiscard, cut_for_dealer, next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.help import plural
+from engine.help import changed_rules, plain_refusal, plural
 from engine.house import SLAP_DISCARD
 from engine.session import SIDE_BET_KINDS, SidePot, big_one_stake, call_suit, check_big_one, seat_newcomer, side_bet
 
+from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, ComputerPlay, ComputerSlap, End,
+                          Join, Leave, NextHand, Play, Remove, SetPreset, SetRule, SetSideBets, SlapDiscard, Start,
+                          TakeOver, TimeOut, ToggleSideBets)
 from bot.errors import StaleView, UserError
 
 SCHEMA = 2
@@ -164,6 +167,10 @@ class Seat:
     timeouts: int = 0
     total: int = 0
     pushups: int = 0
+    leaving: bool = False
+    """The person left during a hand: a computer plays the seat out, and it goes before the next deal."""
+    votes: tuple[int, ...] = ()
+    """Who (user ids) asked to hand this idle seat to a computer player, this turn."""
 
     @classmethod
     def human(cls, user_id: int, name: str) -> "Seat":
@@ -179,7 +186,15 @@ class Seat:
 
     @property
     def played_by_computer(self) -> bool:
-        return not self.is_human or self.away
+        return not self.is_human or self.away or self.leaving
+
+    def votes_text(self, needed: int) -> str:
+        return f"{len(self.votes)} of the {needed} needed to hand {self.name}'s seat to a computer player"
+
+    @property
+    def present(self) -> bool:
+        """A person who is at the table and playing their own seat."""
+        return self.is_human and not self.away and not self.leaving
 
     @property
     def computer_level(self) -> Level:
@@ -229,12 +244,45 @@ class SeatLeft(SeatEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class SeatLeaving(SeatEvent):
+    """The player at `seat` left during a hand: a computer plays it out; the seat goes before the next deal."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRemoved(SeatEvent):
+    """The host removed the seat `seat` (between hands or in the lobby); later seats move up one."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOverAsked(SeatEvent):
+    """Someone asked to hand the idle seat `seat` to a computer player: `votes` of the `needed`."""
+
+    votes: int
+    needed: int
+
+
+@dataclass(frozen=True, slots=True)
+class HostChanged(Event):
+    """The host left or is away: the person at `seat` hosts the table now."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Played(SeatEvent):
     """`seat` made a play (by a computer for a computer seat, an away seat, or a time-out).
     Everyone sees it in the history; the hand and the legal plays of `seat` changed."""
 
     action: Action
     by_computer: bool = False
+    drawn: Card | None = field(default=None, repr=False, compare=False)
+    """The card a person's draw or take brought into their hand: for that seat's eyes only
+    (the live runtime marks it in their private hand until the turn ends)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,6 +392,10 @@ class PublicSeat:
     is_turn: bool
     showdown: tuple[Card, ...] | None = None
     """The hand, shown only once the hand is over."""
+    leaving: bool = False
+    """Left during the hand: a computer plays it out; the seat goes before the next deal."""
+    votes: int = 0
+    """How many have asked to hand this seat to a computer player, this turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,7 +435,8 @@ class PublicTable:
 
     @property
     def anyone_away(self) -> bool:
-        return any(s.away for s in self.seats)
+        """Is a seat someone may take back with I'm back (away, or left during this hand)?"""
+        return any(s.away or (s.leaving and self.status is Status.PLAYING) for s in self.seats)
 
 
 # ---------------------------------------------------------------------------- the table
@@ -502,6 +555,7 @@ class Table:
                 is_dealer=game is not None and i == game.dealer,
                 is_turn=self.in_play and i == game.to_act,  # type: ignore[union-attr]
                 showdown=tuple(game.hands[i]) if over else None,  # type: ignore[union-attr]
+                leaving=seat.leaving, votes=len(seat.votes),
             ))
         base = PublicTable(
             id=self.id, status=self.status, rules=self.rules, stake=self.stake, scoring=self.scoring,
@@ -556,6 +610,80 @@ class Table:
         return cls(id=0, guild_id=guild_id, channel_id=channel_id, host_user_id=host_id, rules=rules, stake=stake,
                    scoring=scoring, seats=seats, lobby_since=now)
 
+    def again(self, user_id: int, name: str, *, now: float = 0.0) -> "Table":
+        """Play again after this table closed: a new lobby (id 0 until stored) with the same
+        seats but those who left, the same rules, stake and scoring, hosted by `user_id`, who
+        must have sat here. Totals start from zero; the side bets and the big one are not carried."""
+        if self.is_open:
+            raise UserError("This table is still open: play on here.")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise UserError("Only the players of this table can play again: /tonk new opens a new table.")
+        seats = [replace(self.seats[seat], name=name, leaving=False, away=False)]
+        for i, s in enumerate(self.seats):
+            if i != seat and not s.leaving:
+                seats.append(Seat(s.kind, s.name, user_id=s.user_id, level=s.level))
+        seats = [Seat(s.kind, s.name, user_id=s.user_id, level=s.level) for s in seats][:self.capacity]
+        return Table(id=0, guild_id=self.guild_id, channel_id=self.channel_id, host_user_id=user_id,
+                     rules=self.rules, stake=self.stake, scoring=self.scoring, seats=tuple(seats), lobby_since=now)
+
+    # ------------------------------------------------------------------ commands in, events out
+
+    def apply(self, command: Command, *, now: float = 0.0,
+              rng: random.Random | None = None) -> tuple["Table", list[Event]]:
+        """Carry out `command`: the new table and what happened, or a `UserError` (a `TonkError`)
+        that says why and changes nothing. `now` is the clock's time; `rng` deals and cuts."""
+        match command:
+            case Play(by=user, action=action, moves=moves):
+                return self.act(user, action, moves=moves)
+            case ComputerPlay(turn=turn, action=action):
+                if self.turn_key != turn:
+                    return self, []  # the turn moved on while the computer thought
+                return self.computer_play(lambda *_: action)
+            case TimeOut(turn=turn):
+                return self.time_out(turn)
+            case Join(by=user, name=name):
+                return self.join(user, name, now=now)
+            case Leave(by=user):
+                return self.leave(user, now=now)
+            case AddComputer(by=user, level=level):
+                return self.add_computer(user, level_of(level), now=now)
+            case Start(by=user):
+                return self.start(user, _needs(rng))
+            case NextHand(by=user):
+                return self.next_hand(user, _needs(rng))
+            case SetPreset(by=user, preset=preset):
+                rules = Rules.preset(preset)  # an unknown preset is a RulesError: one clear line
+                return self.set_rules(user, rules, Scoring(rules.scoring))
+            case SetRule(by=user, key=key, value=value):
+                self.may_change_rules(user)
+                try:
+                    rules = changed_rules(replace(self.rules, scoring=self.scoring.value), key, value)
+                except RulesError as exc:
+                    raise UserError(plain_refusal(str(exc))) from None
+                return self.set_rules(user, rules, Scoring(rules.scoring))
+            case SlapDiscard(by=user, window=window):
+                return self.slap(user, window)
+            case ComputerSlap(seat=seat, window=window, action=action):
+                return self.computer_slap(seat, window, action)
+            case Back(by=user):
+                return self.back(user)
+            case TakeOver(by=user, seat=seat):
+                return self.take_over(user, seat)
+            case Remove(by=user, seat=seat):
+                return self.remove(user, seat, now=now)
+            case SetSideBets(by=user, kinds=kinds, stake=stake, suit_call=suit_call):
+                return self.set_side_bets(user, kinds, stake=stake, suit_call=suit_call)
+            case ToggleSideBets(by=user):
+                return self.toggle_side_bets(user)
+            case CallBigOne(by=user, hands=hands):
+                return self.call_big_one(user, hands)
+            case End(by=user, name=name, is_admin=is_admin):
+                return self.end(user, name, is_admin=is_admin)
+            case CloseIdle(idle_seconds=seconds):
+                return self.close_idle(now, seconds)
+        raise TypeError(f"not a table command: {command!r}")
+
     # ------------------------------------------------------------------ lobby operations
 
     def _changed(self, **changes: Any) -> "Table":
@@ -566,6 +694,8 @@ class Table:
         deal still passes to the player on the dealer's left and the newcomer deals last."""
         if self.status not in (Status.LOBBY, Status.BETWEEN_HANDS):
             raise UserError(f"A hand is in play: {when}.")
+        if any(s.leaving for s in self.seats):
+            return self._without_leavers(now)._seat(seat, when, now)
         if len(self.seats) >= self.capacity:
             raise UserError("This table is full.")
         if self.status is Status.BETWEEN_HANDS and self.dealer is not None:
@@ -577,8 +707,11 @@ class Table:
         return table, [SeatTaken(len(self.seats), seat.name)]
 
     def join(self, user_id: int, name: str, *, now: float = 0.0) -> tuple["Table", list[Event]]:
-        if self.seat_of(user_id) is not None:
+        seat = self.seat_of(user_id)
+        if seat is not None and not self.seats[seat].leaving:
             raise UserError("You are already seated at this table.")
+        if seat is not None and self.status is Status.PLAYING:
+            raise UserError("You left during this hand: press I'm back to play it, or join when it ends.")
         return self._seat(Seat.human(user_id, name), "join when it ends", now)
 
     def add_computer(self, user_id: int, level: Level, *, now: float = 0.0) -> tuple["Table", list[Event]]:
@@ -589,19 +722,38 @@ class Table:
         return self._seat(Seat.computer(name, level), "add computer players when it ends", now)
 
     def leave(self, user_id: int, *, now: float = 0.0) -> tuple["Table", list[Event]]:
+        """Leave the table. During a hand a computer player plays the seat out (its result is the
+        leaver's, so the ledger stays whole) and the seat goes before the next deal."""
         seat = self.seat_required(user_id)
+        name = self.seats[seat].name
+        if self.seats[seat].leaving:
+            raise UserError("You have left this table already: your seat goes before the next deal.")
         if self.status is Status.PLAYING:
-            raise UserError("A hand is in play: finish it first (or ask the host to /tonk end).")
-        seats = self.seats[:seat] + self.seats[seat + 1:]
-        events: list[Event] = [SeatLeft(seat, self.seats[seat].name)]
-        humans = [s for s in seats if s.is_human]
-        if not humans:
-            closed, more = self._close("Everyone left.")
+            bets = self.side_bets  # this deal's pots stand; no more deals for the leaver
+            table = self._changed(seats=_with_seat(self.seats, seat, leaving=True, votes=()),
+                                  side_bets=replace(bets, players=tuple(u for u in bets.players if u != user_id)))
+            events: list[Event] = [SeatLeaving(seat, name)]
+            if not any(s.present for s in table.seats):
+                closed, more = table._close("Everyone left. The unfinished hand pays nothing.")
+                return closed, events + more
+            table, more = table._pass_host()
+            return table, events + more + (table._turn_event() if seat == self.to_act else [])
+        table = self._without_seat(seat, now)
+        events = [SeatLeft(seat, name)]
+        if not any(s.is_human for s in table.seats):
+            closed, more = table._close("Everyone left.")
             return closed, events + more
-        # a leaver is out of the side bets: what they paid into a pot goes back to them
-        changes: dict[str, Any] = {"seats": seats, "lobby_since": now, "side_bets": self.side_bets.without(user_id)}
-        if self.host_user_id == user_id:
-            changes["host_user_id"] = humans[0].user_id
+        table, more = table._pass_host()
+        return table, events + more
+
+    def _without_seat(self, seat: int, now: float) -> "Table":
+        """The table without seat `seat`, outside a hand: later seats move up one, the deal still
+        passes to the player on the dealer's left, and the seat's side-bet shares go back to it."""
+        seats = self.seats[:seat] + self.seats[seat + 1:]
+        user_id = self.seats[seat].user_id
+        changes: dict[str, Any] = {"seats": seats, "lobby_since": now}
+        if user_id is not None:
+            changes["side_bets"] = self.side_bets.without(user_id)
         if self.status is Status.BETWEEN_HANDS:
             # the finished hand is ledgered already; the next deal starts from these seats
             changes["game"] = None
@@ -611,10 +763,80 @@ class Table:
                 dealer -= 1  # the deal still passes to the player who sat on the dealer's left
             elif seat == dealer:
                 dealer = len(seats) - 1
-            changes["dealer"] = dealer % len(seats)
+            changes["dealer"] = dealer % len(seats) if seats else 0
             if len(seats) < MIN_PLAYERS:
                 changes["status"] = Status.LOBBY
-        return self._changed(**changes), events
+        return self._changed(**changes)
+
+    def _without_leavers(self, now: float) -> "Table":
+        """Between hands: the seats of those who left during the hand go."""
+        table = self
+        for seat in reversed(range(len(self.seats))):
+            if table.seats[seat].leaving:
+                table = table._without_seat(seat, now)
+        return table
+
+    def _pass_host(self) -> tuple["Table", list[Event]]:
+        """If the host left or a computer plays their seat, the next person present hosts."""
+        host = self.seat_of(self.host_user_id)
+        if host is not None and self.seats[host].present:
+            return self, []
+        start = host if host is not None else 0
+        order = [(start + k) % len(self.seats) for k in range(1, len(self.seats) + 1)]
+        heir = next((i for i in order if self.seats[i].present), None)
+        if heir is None:
+            heir = next((i for i in order if self.seats[i].is_human and not self.seats[i].leaving), None)
+        if heir is None or self.seats[heir].user_id == self.host_user_id:
+            return self, []
+        table = replace(self, host_user_id=self.seats[heir].user_id)
+        return table, [HostChanged(heir, self.seats[heir].name)]
+
+    def votes_needed(self, seat: int) -> int:
+        """How many must ask to hand seat `seat` to a computer player: a majority of the other
+        people present (the host's word alone does it)."""
+        return sum(1 for i, s in enumerate(self.seats) if i != seat and s.present) // 2 + 1
+
+    def take_over(self, user_id: int, seat: int) -> tuple["Table", list[Event]]:
+        """Hand an idle person's seat to a computer player for now (I'm back returns it): at
+        once when the host asks, else when a majority of the other people present have asked."""
+        if not self.in_play:
+            raise UserError("Only a seat in a hand in play can be handed to a computer player"
+                            + (" (between hands, the host can remove a seat)." if self.is_open else "."))
+        if not 0 <= seat < len(self.seats):
+            raise UserError("There is no such seat at this table.")
+        voter = self.seat_required(user_id)
+        target = self.seats[seat]
+        if voter == seat:
+            raise UserError("That is your own seat: Leave hands it to a computer player.")
+        if not target.present:
+            raise UserError(f"A computer player has {target.name}'s seat already.")
+        needed = self.votes_needed(seat)
+        if user_id != self.host_user_id:
+            if user_id in target.votes:
+                raise UserError(f"You asked already: {target.votes_text(needed)}.")
+            votes = target.votes + (user_id,)
+            if len(votes) < needed:
+                table = self._changed(seats=_with_seat(self.seats, seat, votes=votes))
+                return table, [TakeOverAsked(seat, len(votes), needed)]
+        table = self._changed(seats=_with_seat(self.seats, seat, away=True, votes=()))
+        table, more = table._pass_host()
+        return table, [SeatAway(seat)] + more + (table._turn_event() if seat == self.to_act else [])
+
+    def remove(self, user_id: int, seat: int, *, now: float = 0.0) -> tuple["Table", list[Event]]:
+        """The host removes a seat, a person's or a computer's, outside a hand."""
+        if user_id != self.host_user_id:
+            raise UserError("Only the host can remove a seat.")
+        if not self.is_open:
+            raise UserError("This table is closed.")
+        if self.status is Status.PLAYING:
+            raise UserError("A hand is in play: hand the seat to a computer player now, and remove it when "
+                            "the hand is over.")
+        if not 0 <= seat < len(self.seats):
+            raise UserError("There is no such seat at this table.")
+        if self.seats[seat].user_id == user_id:
+            raise UserError("That is your own seat: Leave takes you off the table.")
+        name = self.seats[seat].name
+        return self._without_seat(seat, now), [SeatRemoved(seat, name)]
 
     def may_change_rules(self, user_id: int) -> None:
         """Refuse anyone but the host, and any time but the lobby's."""
@@ -650,9 +872,13 @@ class Table:
     def next_hand(self, user_id: int, rng: random.Random) -> tuple["Table", list[Event]]:
         if self.status is not Status.BETWEEN_HANDS:
             raise UserError("The next hand can be dealt only when the last one is over.")
-        if self.seat_of(user_id) is None:
+        seat = self.seat_of(user_id)
+        if seat is None or self.seats[seat].leaving:
             raise UserError("Only seated players can deal the next hand.")
-        return self._deal(next_dealer(self.dealer or 0, len(self.seats)), self.hand_number + 1, rng)
+        table = self._without_leavers(self.lobby_since)
+        if table.status is not Status.BETWEEN_HANDS:  # fewer than two seats stay
+            return table, [SeatLeft(i, s.name) for i, s in reversed(list(enumerate(self.seats))) if s.leaving]
+        return table._deal(next_dealer(table.dealer or 0, len(table.seats)), table.hand_number + 1, rng)
 
     def _deal(self, dealer: int, hand_number: int, rng: random.Random) -> tuple["Table", list[Event]]:
         deck_rng = random.Random(rng.getrandbits(64))
@@ -688,12 +914,16 @@ class Table:
         seat = self._playing_seat(user_id)
         if moves is not None and moves != self.moves:
             raise StaleView("That view is out of date; here is your hand as it is now.")
-        if self.seats[seat].away:
+        if self.seats[seat].played_by_computer:
             raise UserError("A computer player has your seat: press I'm back on the table first.")
         game = self.game.copy()  # type: ignore[union-attr]
         game.apply(seat, action)  # raises and changes nothing when illegal
-        seats = _with_seat(self.seats, seat, timeouts=0)
-        return self._changed(game=game, seats=seats)._settle([Played(seat, action)], self)
+        drawn = None
+        if isinstance(action, (Draw, TakeDiscard)):
+            new = set(game.hands[seat]) - set(self.game.hands[seat])  # type: ignore[union-attr]
+            drawn = new.pop() if len(new) == 1 else None
+        seats = _with_seat(self.seats, seat, timeouts=0, votes=())
+        return self._changed(game=game, seats=seats)._settle([Played(seat, action, drawn=drawn)], self)
 
     def computer_turn(self) -> tuple[Level, int, Any] | None:
         """(level, seed, seat view) of the computer player to act, or None when no computer plays now."""
@@ -721,7 +951,7 @@ class Table:
         seat = self._playing_seat(user_id)
         if self.rules.slap == "off":
             raise UserError("There is no slapping at this table.")
-        if self.seats[seat].away:
+        if self.seats[seat].played_by_computer:
             raise UserError("A computer player has your seat: press I'm back on the table first.")
         game = self.game
         slaps = game.legal_slaps(seat)  # type: ignore[union-attr]
@@ -778,13 +1008,17 @@ class Table:
         if away and not self.seats[seat].away:
             events.append(SeatAway(seat))
         seats = _with_seat(self.seats, seat, timeouts=timeouts, away=away or self.seats[seat].away)
-        return self._changed(game=game, seats=seats, timer_plays=tuple(played))._settle(events, self)
+        table, more = self._changed(game=game, seats=seats, timer_plays=tuple(played))._pass_host()
+        return table._settle(events + more, self)
 
     def back(self, user_id: int) -> tuple["Table", list[Event]]:
         seat = self.seat_required(user_id)
-        if not self.seats[seat].away:
+        if not self.seats[seat].away and not self.seats[seat].leaving:
             raise UserError("You are playing your own seat already.")
-        table = self._changed(seats=_with_seat(self.seats, seat, away=False, timeouts=0))
+        if not self.in_play:  # between hands a seat that was left goes with the next deal
+            raise UserError("You left during the last hand: join again to play the next one."
+                            if self.seats[seat].leaving else "You are playing your own seat already.")
+        table = self._changed(seats=_with_seat(self.seats, seat, away=False, leaving=False, timeouts=0, votes=()))
         return table, [SeatBack(seat)] + table._turn_event()
 
     def _settle(self, events: list[Event], before: "Table | None" = None) -> tuple["Table", list[Event]]:
@@ -802,6 +1036,10 @@ class Table:
                       for s, pay, push, side in zip(self.seats, out.payments, out.pushups, settled or repeat(0)))
         table = replace(self, status=Status.BETWEEN_HANDS, seats=seats, side_bets=side_bets, side_settled=settled)
         events = events + [HandOver(self.hand_number, self.hand_id, out)]
+        staying = [s for s in seats if not s.leaving]
+        if len(staying) < len(seats) and (len(staying) < MIN_PLAYERS or not any(s.is_human for s in staying)):
+            closed, more = table._close("Too few players are left: the table closes after that hand.")
+            return closed, events + more
         if self.big_one and game.stake > self.stake:  # a hand of the big one
             table = replace(table, big_one=self.big_one - 1)
             if table.big_one == 0:
@@ -881,12 +1119,9 @@ class Table:
         bets = self.side_bets
         stake = bets.stake if stake is None else stake
         suit_call = bets.suit_call if suit_call is None else suit_call
-        try:
-            for kind in kinds:
-                side_bet(kind, (), stake, suit=Suit.SPADES if kind == "high_card" else None)
-            call_suit(suit_call, random.Random(0))
-        except RulesError as exc:
-            raise UserError(str(exc)) from None
+        for kind in kinds:  # a RulesError (a TonkError) says what does not fit, and changes nothing
+            side_bet(kind, (), stake, suit=Suit.SPADES if kind == "high_card" else None)
+        call_suit(suit_call, random.Random(0))
         returned = sum(bets.total(k) for k in SIDE_BET_KINDS if k not in kinds)
         pots = {k: paid for k, paid in bets.pots.items() if k in kinds}
         kinds = tuple(k for k in SIDE_BET_KINDS if k in kinds)
@@ -918,10 +1153,7 @@ class Table:
             raise UserError("This table is closed.")
         if self.big_one:
             raise UserError(f"The big one is on already: {plural(self.big_one, 'hand')} left.")
-        try:
-            hands = check_big_one(hands)
-        except RulesError as exc:
-            raise UserError(str(exc)) from None
+        hands = check_big_one(hands)
         return self._changed(big_one=hands), [BigOneCalled(hands)]
 
     def with_message(self, message_id: int) -> "Table":
@@ -953,6 +1185,8 @@ class Table:
             "totals": [s.total for s in self.seats], "pushup_totals": [s.pushups for s in self.seats],
             "timeouts": [s.timeouts for s in self.seats],
             "away": [i for i, s in enumerate(self.seats) if s.away],
+            "leaving": [i for i, s in enumerate(self.seats) if s.leaving],
+            "votes": {str(i): list(s.votes) for i, s in enumerate(self.seats) if s.votes},
             "hand_id": self.hand_id, "cuts": self.cuts, "lobby_since": self.lobby_since,
             "closed_reason": self.closed_reason, "moves": self.moves, "timer_plays": list(self.timer_plays),
             "ping": {"message_id": self.ping.message_id, "turn": self.ping.turn} if self.ping else None,
@@ -972,11 +1206,13 @@ class Table:
             return (list(book.get(key) or []) + [default] * n)[:n]
 
         totals, pushups, timeouts = per_seat("totals"), per_seat("pushup_totals"), per_seat("timeouts")
-        away = set(book.get("away") or [])
+        away, leaving = set(book.get("away") or []), set(book.get("leaving") or [])
+        votes = {int(i): tuple(ids) for i, ids in (book.get("votes") or {}).items()}
         seats = tuple(
             Seat(SeatKind(s["kind"]), s["name"], user_id=s.get("user_id"),
                  level=Level(s["level"]) if s.get("level") else None, away=i in away,
-                 timeouts=timeouts[i], total=totals[i], pushups=pushups[i])
+                 timeouts=timeouts[i], total=totals[i], pushups=pushups[i], leaving=i in leaving,
+                 votes=votes.get(i, ()))
             for i, s in enumerate(data["seats"])
         )
         state = data.get("engine_state")
@@ -1013,6 +1249,12 @@ class Table:
         if since is None or self.game is not since.game:
             columns["engine_state"] = json.dumps(data["engine_state"]) if data["engine_state"] is not None else None
         return columns
+
+
+def _needs(rng: random.Random | None) -> random.Random:
+    if rng is None:
+        raise TypeError("dealing needs the service's random source")
+    return rng
 
 
 def timed_out_play(game: Game, seat: int) -> Action:

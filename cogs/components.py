@@ -16,6 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.commands import (AddComputer, Back, Command, End, Join, Leave, NextHand, Play, Remove, SetPreset, SetRule,
+                          SlapDiscard, Start, TakeOver, ToggleSideBets, play_from)
+from bot.errors import UserError
+from bot.service import Person
+
 if TYPE_CHECKING:  # pragma: no cover
     from cogs.tonk import TonkCog
 
@@ -55,12 +60,25 @@ class Verb(StrEnum):
     """The second step of a house rule: its value (`key=value`), host only."""
     SIDE = "side"
     """A player opts in to the side bets, or out."""
+    LEAVE_ASK = "leaveask"
+    """Leave during a hand: asks first (a computer plays the seat out), with `LEAVE_NOW`."""
+    LEAVE_NOW = "leavenow"
+    """The second click of a Leave during a hand: `LEAVE` then only asks whether you mean it."""
+    TAKEOVER = "takeover"
+    """The table's menu of people seated: hand that seat to a computer player (the host at once,
+    the others by a majority)."""
+    REMOVE = "remove"
+    """The host's menu of seats between hands: remove that seat."""
+    AGAIN = "again"
+    """A closed table's Play again: a new lobby with the same seats and rules."""
 
 
 PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD, Verb.CLAIM,
                    Verb.SWAP})
 """Clicks that are plays, and the engine's verb for each."""
 ENGINE_VERB = {Verb.DROP_CONFIRM: "drop"}
+HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})
+"""Clicks that show the private hand (Drop only asks whether you mean it; Focus narrows a menu)."""
 _VERBS = "|".join(v.value for v in Verb)
 BUTTON_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})(?::(?P<version>[0-9]{{1,9}}))?"
 SELECT_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
@@ -73,7 +91,56 @@ class Click:
     table_id: int
     verb: Verb
     version: int | None = None
+    """What the control was made for: the table's `moves` on a private hand message (a click on
+    an older one is refused), the discard's place in the log on Slap!."""
     values: tuple[str, ...] = ()
+
+    @property
+    def value(self) -> str | None:
+        """A menu's one picked value."""
+        return self.values[0] if self.values else None
+
+    def seat(self) -> int:
+        """A menu of seats' pick: the seat's number."""
+        value = self.value
+        if value is None or not value.isdigit():
+            raise UserError("Pick a seat from the menu.")
+        return int(value)
+
+    def command(self, person: Person) -> Command:
+        """This click as the table command it asks for (a click that only shows something is no command)."""
+        by, verb = person.user_id, self.verb
+        if verb in PLAYS:
+            return Play(by, play_from(ENGINE_VERB.get(verb, str(verb)), self.value), moves=self.version)
+        match verb:
+            case Verb.JOIN:
+                return Join(by, person.name)
+            case Verb.LEAVE | Verb.LEAVE_NOW:
+                return Leave(by)
+            case Verb.CPU:
+                return AddComputer(by, self.value or "normal")
+            case Verb.START:
+                return Start(by)
+            case Verb.CANCEL:
+                return End(by, person.name, is_admin=person.is_admin)
+            case Verb.NEXT:
+                return NextHand(by)
+            case Verb.BACK:
+                return Back(by)
+            case Verb.SLAP:
+                return SlapDiscard(by, self.version)
+            case Verb.PRESET:
+                return SetPreset(by, self.value or "standard")
+            case Verb.SET:
+                key, _, code = (self.value or "").partition("=")
+                return SetRule(by, key, code)
+            case Verb.SIDE:
+                return ToggleSideBets(by)
+            case Verb.TAKEOVER:
+                return TakeOver(by, self.seat())
+            case Verb.REMOVE:
+                return Remove(by, self.seat())
+        raise ValueError(f"{verb} is not a table command")
 
 
 def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False) -> str:

@@ -45,7 +45,10 @@ from bot.config import Settings
 from bot.errors import UserError
 from bot.service import TableService, computer_choice, computer_slaps
 from bot.shards import ShardOwnership
-from bot.table import Event, Ping, Status, Table, TableClosed
+from bot.commands import CloseIdle, ComputerSlap, TimeOut
+from bot.table import (BigOneCalled, Event, HandDealt, HandOver, HostChanged, Ping, Played, RulesChanged, SeatAway,
+                       SeatBack, SeatLeaving, SeatLeft, SeatRemoved, SeatTaken, SideBetsChanged, Status, Table,
+                       TableClosed, TakeOverAsked, TimedOut, TurnStarted)
 from engine import Card
 from engine.help import plural
 
@@ -128,6 +131,8 @@ class TableRuntime:
     """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
     turn_started: tuple[str, float] | None = None
     """The turn whose timer runs, and when it began (Unix time)."""
+    newest: Table | None = None
+    """The newest table the service published (the channel shows it, or the service's newer save)."""
 
     @property
     def idle_now(self) -> bool:
@@ -191,12 +196,22 @@ class LiveTables:
     # ------------------------------------------------------------------ reacting to the service
 
     def on_events(self, table: Table, events: list[Event]) -> None:
-        """The service's listener: a table changed (or, with no events, was found after a restart)."""
+        """The service's listener: what happened at a table, and the table after it. With no
+        events the table was opened, or found after a restart: everything it needs starts."""
         if self._closing:
             return
         runtime = self.runtime(table.id)
+        if runtime.newest is None or table.version >= runtime.newest.version:
+            runtime.newest = table
+        if not events:
+            self._resume(runtime, table)
+            return
+        for event in events:
+            READERS[type(event)](self, runtime, table, event)
+
+    def _resume(self, runtime: TableRuntime, table: Table) -> None:
         self.request_sync(table.id)
-        if any(isinstance(e, TableClosed) for e in events) or not table.is_open:
+        if not table.is_open:
             runtime.cancel()
             return
         if table.status is Status.LOBBY:
@@ -205,6 +220,40 @@ class LiveTables:
             runtime.start("computer", self._run_computers(runtime))
         self._schedule_timer(runtime, table)
         self._schedule_slaps(runtime, table)
+
+    # what each event asks of the runtime (READERS, below the class, maps every event class to one)
+
+    def _shows(self, runtime: TableRuntime, table: Table, event: Event) -> None:
+        """Something everyone sees changed: the channel message, the ping and the live hands follow."""
+        self.request_sync(table.id)
+
+    def _seats_changed(self, runtime: TableRuntime, table: Table, event: Event) -> None:
+        self.request_sync(table.id)
+        if table.status is Status.LOBBY:
+            runtime.start("idle", self._idle(runtime))
+
+    def _played(self, runtime: TableRuntime, table: Table, event: Played) -> None:
+        self.request_sync(table.id)
+        if event.drawn is not None and table.turn_key is not None:  # the drawer's own hand marks it
+            user_id = table.seats[event.seat].user_id
+            if user_id is not None:
+                runtime.drawn[user_id] = (table.turn_key, event.drawn)
+        self._schedule_slaps(runtime, table)  # a discard may open a slap window; any play may close it
+
+    def _turn_started(self, runtime: TableRuntime, table: Table, event: TurnStarted) -> None:
+        self.request_sync(table.id)
+        self._schedule_timer(runtime, table)
+        if event.by_computer:
+            runtime.start("computer", self._run_computers(runtime))
+
+    def _hand_over(self, runtime: TableRuntime, table: Table, event: HandOver) -> None:
+        self.request_sync(table.id)
+        self._schedule_timer(runtime, table)  # no turn: the timer stops
+        self._schedule_slaps(runtime, table)
+
+    def _closed(self, runtime: TableRuntime, table: Table, event: TableClosed) -> None:
+        self.request_sync(table.id)
+        runtime.cancel()
 
     def shown(self, table: Table) -> int | None:
         """A click's reply is showing `table` on the channel message itself: no edit needed for it.
@@ -260,7 +309,11 @@ class LiveTables:
                 await runtime.replied.wait()
             runtime.dirty = False
             try:
-                table = await self.service.load(runtime.table_id)
+                # the newest saved table, as the service keeps it: no load; a closed table is
+                # no longer kept there, and the event that closed it brought it
+                table = self.service.newest(runtime.table_id) or runtime.newest
+                if table is None:
+                    table = await self.service.load(runtime.table_id)
                 await self._edit(runtime, table)
                 await self._ping(table)
                 await self._follow_hands(runtime, table)
@@ -430,12 +483,6 @@ class LiveTables:
         if old is not None and old.message_id != message_id and old.fresh:
             asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
 
-    def drew(self, table: Table, user_id: int, card: Card) -> None:
-        """`user_id` drew `card` this turn: their hand names and marks it until the turn ends."""
-        key = table.turn_key
-        if key is not None:
-            self.runtime(table.id).drawn[user_id] = (key, card)
-
     async def _delete_hand(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
         """Remove a hand message that a newer one replaced, once any edit of it in flight is over
         (a click that opened the new one did not wait for that edit)."""
@@ -535,7 +582,7 @@ class LiveTables:
             for delay, seat, action in offers:
                 await asyncio.sleep(max(0.0, delay - waited))
                 waited = delay
-                table = await self.service.computer_slap(table_id, seat, window, action)
+                table = await self.service.apply(table_id, None, ComputerSlap(seat, window, action))
                 if table.slap_window != window:
                     return  # it landed, or the window closed: the race is over
         except asyncio.CancelledError:
@@ -585,7 +632,7 @@ class LiveTables:
                 await asyncio.sleep(seconds - warn_at)
             else:
                 await asyncio.sleep(seconds)
-            await self.service.time_out(table_id, key)
+            await self.service.apply(table_id, None, TimeOut(key))
         except asyncio.CancelledError:
             raise
         except UserError:
@@ -625,7 +672,7 @@ class LiveTables:
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue
-                await self.service.close_idle_lobby(runtime.table_id, self.settings.lobby_idle_seconds)
+                await self.service.apply(runtime.table_id, None, CloseIdle(self.settings.lobby_idle_seconds))
                 return
         except asyncio.CancelledError:
             raise
@@ -657,3 +704,15 @@ class LiveTables:
                 runtime.sync.cancel()
         self.tables.clear()
 
+
+
+READERS = {
+    SeatTaken: LiveTables._seats_changed, SeatLeft: LiveTables._seats_changed,
+    SeatRemoved: LiveTables._seats_changed, SeatLeaving: LiveTables._shows, HostChanged: LiveTables._shows,
+    TakeOverAsked: LiveTables._shows, SeatAway: LiveTables._shows, SeatBack: LiveTables._shows,
+    RulesChanged: LiveTables._shows, SideBetsChanged: LiveTables._shows, BigOneCalled: LiveTables._shows,
+    HandDealt: LiveTables._shows, TimedOut: LiveTables._shows, Played: LiveTables._played,
+    TurnStarted: LiveTables._turn_started, HandOver: LiveTables._hand_over, TableClosed: LiveTables._closed,
+}
+"""Every event class the table emits, and what the live runtime does for it: an event class
+missing here is a KeyError at its first emission (and tests/test_events.py fails first)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.service import action_arg
+from bot.commands import play_value
 from bot.table import (SIDE_BET_NAMES, SLAP_DISCARD, OutcomeKind, PublicSideBet, PublicTable, Scoring, SeatKind,
                        Status, side_bets_words)
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
@@ -243,7 +243,8 @@ def closed_message(table: PublicTable) -> dict[str, Any]:
     if table.side_bets is not None and table.side_bets.hand and table.outcome is not None:
         embed.add_field(name="Side bets", value=_fit_lines(side_bet_lines(table)), inline=False)
     embed.set_footer(text=f"table {table.id}")
-    return {"content": None, "embed": embed, "view": None}
+    again = [button(table.id, Verb.AGAIN, "Play again", style=discord.ButtonStyle.success)] if table.seats else []
+    return {"content": None, "embed": embed, "view": view_of(*again) if again else None}
 
 
 # ---------------------------------------------------------------------------- the table
@@ -309,8 +310,12 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
             bits.append("dealer")
         if seat.waiting:
             bits.append(f"waiting {seat.waiting}")
-        if seat.away:
+        if seat.leaving:
+            bits.append("left: computer plays it out")
+        elif seat.away:
             bits.append("away: computer plays")
+        if seat.votes:
+            bits.append(f"{plural(seat.votes, 'ask')} to hand to a computer")
         if seat.kind is SeatKind.COMPUTER:
             bits.append("computer")
         bits.append(_score_text(table, seat.total, seat.pushups, unit="pt"))
@@ -360,14 +365,18 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     if over:
         items = [button(t, Verb.NEXT, "Next hand", style=discord.ButtonStyle.success, row=0),
                  button(t, Verb.LEAVE, "Leave", row=0)]
-        if len(table.seats) < table.capacity:
+        if len([s for s in table.seats if not s.leaving]) < table.capacity:
             items.insert(1, button(t, Verb.JOIN, "Join", style=discord.ButtonStyle.primary, row=0))
         items += side_bets_button(table)
+        items += seat_menu(table, Verb.REMOVE, "Host: remove a seat…", lambda s: not s.is_host)
     else:
         items = [button(t, Verb.HAND, "My hand", style=discord.ButtonStyle.primary, row=0)]
         if table.slap_window is not None:
             items.append(button(t, Verb.SLAP, "Slap!", style=discord.ButtonStyle.danger, version=table.slap_window,
                                 row=0, emoji="👋"))
+        items.append(button(t, Verb.LEAVE_ASK, "Leave", row=0))
+        items += seat_menu(table, Verb.TAKEOVER, "Hand an idle player's seat to a computer…",
+                           lambda s: s.kind is SeatKind.HUMAN and not s.away and not s.leaving)
     if table.anyone_away:
         items.append(button(t, Verb.BACK, "I'm back", row=0))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
@@ -375,6 +384,37 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     if wanted is not None and wanted == shown:
         return keep(message, "table.png")
     return attach(message, "table.png", pictures.render_table(wanted) if wanted is not None else None)
+
+
+def seat_menu(table: PublicTable, verb: Verb, placeholder: str, which) -> list:
+    """A menu of the seats `which` picks (by seat number), or nothing when it has none."""
+    options = [discord.SelectOption(label=f"{i + 1}. {seat.name}"[:100], value=str(i))
+               for i, seat in enumerate(table.seats) if which(seat)]
+    return [menu(table.id, verb, placeholder, options, row=1)] if options else []
+
+
+def leave_question(table_id: int) -> dict[str, Any]:
+    """Leave during a hand asks first (one click more, once)."""
+    return {"content": ("Leave the table now? A computer player plays your seat for the rest of this hand, "
+                        "whose result is still yours; your seat goes before the next deal. "
+                        "To stay, dismiss this message."),
+            "view": view_of(button(table_id, Verb.LEAVE_NOW, "Leave now", style=discord.ButtonStyle.danger))}
+
+
+def command_done(table, verb: Verb, value: str | None) -> str:
+    """The private line that answers Leave now or a take-over ask (`table` as it is after it)."""
+    if verb is Verb.LEAVE_NOW:
+        if not table.is_open:
+            return "You left, and the table closed."
+        return ("You left the table: a computer player plays your seat out this hand. "
+                "Press I'm back on the table if you change your mind before it ends.")
+    index = int(value) if value is not None and value.isdigit() else -1
+    if not 0 <= index < len(table.seats):
+        return "Done."
+    seat = table.seats[index]
+    if seat.played_by_computer:
+        return f"A computer player has {seat.name}'s seat now, until they press I'm back."
+    return f"Asked: {seat.votes_text(table.votes_needed(index))}."
 
 
 def side_bets_button(table: PublicTable) -> list:
@@ -597,13 +637,13 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: place.get(a.card, len(place)))
     if discards:
         items.append(menu(t, Verb.DISCARD, "Discard…", [
-            discord.SelectOption(label=a.card.label, value=action_arg(a),
+            discord.SelectOption(label=a.card.label, value=play_value(a),
                                  description="just drawn" if a.card == drawn else None) for a in discards
         ], version=moves, row=3))
     if swaps:
         items.append(menu(t, Verb.SWAP, "Swap a wild card off the table…", [
             discord.SelectOption(label=f"{a.card.label} for the wild card on {on_spread(a.spread)}"[:100],
-                                 value=action_arg(a)) for a in swaps
+                                 value=play_value(a)) for a in swaps
         ], version=moves, row=4))
     return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
 
@@ -636,7 +676,7 @@ def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord
                 continue
             actions = inside
         items.append(menu(t, verb, placeholder, [
-            discord.SelectOption(label=label(a)[:100], value=action_arg(a)) for a in actions[:MENU_OPTIONS]
+            discord.SelectOption(label=label(a)[:100], value=play_value(a)) for a in actions[:MENU_OPTIONS]
         ], version=moves, row=row))
     return items
 

@@ -12,12 +12,12 @@ import asyncio
 import io
 import json
 import logging
-from collections.abc import Awaitable, Callable
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.commands import CallBigOne, End, SetSideBets
 from bot.errors import StaleView, UserError
 from bot.service import Person, TableService
 from bot.stats import StatsService
@@ -26,7 +26,7 @@ from engine import PRESET_NAMES, Rules, TonkError
 from engine.help import OPTIONS, help_sections, option_words
 
 from cogs import pictures, render, stats_commands
-from cogs.components import ENGINE_VERB, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
+from cogs.components import HAND_VERBS, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
@@ -43,22 +43,6 @@ SIDE_BET_KINDS = {"high_card": ("high_card",), "naturals": ("naturals",), "both"
 SUIT_CHOICES = [app_commands.Choice(name="called at random at each deal", value="random"),
                 app_commands.Choice(name="spades always", value="spades")]
 LEVEL_CHOICES = [app_commands.Choice(name=level.value, value=level.value) for level in Level]
-
-TableCall = Callable[[TableService, int, Person, Click], Awaitable[Table]]
-TABLE_CALLS: dict[Verb, TableCall] = {
-    Verb.JOIN: lambda s, t, p, c: s.join(t, p),
-    Verb.LEAVE: lambda s, t, p, c: s.leave(t, p),
-    Verb.CPU: lambda s, t, p, c: s.add_computer(t, p, c.values[0] if c.values else "normal"),
-    Verb.START: lambda s, t, p, c: s.start(t, p),
-    Verb.CANCEL: lambda s, t, p, c: s.end(t, p),
-    Verb.NEXT: lambda s, t, p, c: s.next_hand(t, p),
-    Verb.BACK: lambda s, t, p, c: s.back(t, p),
-    Verb.SLAP: lambda s, t, p, c: s.slap(t, p, c.version),
-    Verb.PRESET: lambda s, t, p, c: s.set_preset(t, p, c.values[0] if c.values else "standard"),
-    Verb.SIDE: lambda s, t, p, c: s.toggle_side_bets(t, p),
-}
-"""Clicks on the shared table message: verb to service call; the reply edits that message."""
-
 
 TABLE_PERMISSIONS = {
     "view_channel": "View Channel",
@@ -126,7 +110,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         """Refusals go to the user ephemerally; anything else is logged with an apology."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
-        if isinstance(error, (UserError, TonkError)):
+        if isinstance(error, TonkError):  # UserError is one
             text = str(error)
         elif isinstance(error, app_commands.MissingPermissions):
             text = "You need the Manage Server permission for that."
@@ -178,6 +162,10 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
         )
+        await self._show_new_table(interaction, table)
+
+    async def _show_new_table(self, interaction: discord.Interaction, table: Table) -> None:
+        """A new lobby's message is the interaction's reply; the live runtime follows it from there."""
         try:
             response = await interaction.response.send_message(**render.table_message(table.public()))
             message_id = getattr(response, "message_id", None)
@@ -186,7 +174,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         except Exception:
             # no lobby message reached the channel: free the channel instead of leaving an
             # invisible table behind
-            await self.service.end(table.id, Person(table.host_user_id, "the bot", is_admin=True))
+            await self.service.apply(table.id, None, End(table.host_user_id, "the bot", is_admin=True))
             raise
         table = await self.service.set_message(table.id, message_id)
         if table is not None:
@@ -199,7 +187,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         table = await self._table_here(interaction)
-        await self.service.end(table.id, person_of(interaction))
+        person = person_of(interaction)
+        await self.service.apply(table.id, person, End(person.user_id, person.name, is_admin=person.is_admin))
         await interaction.response.send_message(f"Table {table.id} closed.", ephemeral=True)
 
     # ------------------------------------------------------------------ /tonk sidebets, /tonk bigone
@@ -218,8 +207,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def sidebets(self, interaction: discord.Interaction, bet: str,
                        stake: app_commands.Range[int, 1, 1000] | None = None, suit: str | None = None) -> None:
         table = await self._table_here(interaction)
-        table = await self.service.set_side_bets(table.id, person_of(interaction), SIDE_BET_KINDS[bet],
-                                                 stake=stake, suit_call=suit)
+        person = person_of(interaction)
+        table = await self.service.apply(table.id, person, SetSideBets(person.user_id, SIDE_BET_KINDS[bet],
+                                                                         stake=stake, suit_call=suit))
         text = ("Side bets are off." if not table.side_bets.on else
                 "Side bets are on: players opt in with the table's Side bets button, from the next deal.")
         await interaction.response.send_message(text, ephemeral=True)
@@ -229,7 +219,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     @app_commands.describe(hands="How many hands are left (1 to 10); then the table closes")
     async def bigone(self, interaction: discord.Interaction, hands: app_commands.Range[int, 1, 10]) -> None:
         table = await self._table_here(interaction)
-        await self.service.call_big_one(table.id, person_of(interaction), hands)
+        await self.service.apply(table.id, person_of(interaction), CallBigOne(interaction.user.id, hands))
         await interaction.response.send_message(
             f"The big one: the next {hands} hand{'s' if hands > 1 else ''} at double stakes, then the table closes.")
 
@@ -399,51 +389,60 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         try:
             async with self.live.replying(click.table_id):
                 await self._answer(interaction, click)
-        except Exception as exc:  # UserError / TonkError are refusals; the rest is logged
+        except Exception as exc:  # a TonkError is a refusal; the rest is logged
             await self.report_error(interaction, exc, table_id=click.table_id)
 
     async def _answer(self, interaction: discord.Interaction, click: Click) -> None:
-        if click.verb in (Verb.RULE, Verb.SET):
-            await self._change_rule(interaction, click)
-            return
-        if click.verb not in PLAYS and click.verb not in HAND_VERBS:
-            await self._table_call(interaction, click)
-            return
-        async with self.live.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
-            try:
-                if click.verb in PLAYS:
-                    await self._play(interaction, click)
-                else:
-                    focus = click.values[0] if click.verb is Verb.FOCUS and click.values else None
-                    await self._show_hand(interaction, click.table_id, edit=click.verb is not Verb.HAND,
-                                          confirm_drop=click.verb is Verb.DROP, focus=focus)
-            except StaleView as exc:
-                if click.version is None:
-                    raise
-                # a click on an old hand message: show the hand as it is now instead
-                await self._show_hand(interaction, click.table_id, note=str(exc), edit=True)
+        """Every click: the ones that only show something, then the commands, each answered in the
+        message where it belongs (the table message, the private hand, or a private line)."""
+        verb = click.verb
+        if verb is Verb.RULE:
+            await self._rule_values(interaction, click)
+        elif verb is Verb.SET:
+            await self._set_rule(interaction, click)
+        elif verb is Verb.LEAVE_ASK:
+            table = await self.service.load(click.table_id, person_of(interaction))
+            table.seat_required(interaction.user.id)  # a stranger is told so, not asked
+            await interaction.response.send_message(**render.leave_question(click.table_id), ephemeral=True)
+        elif verb is Verb.LEAVE_NOW:
+            await self._private_command(interaction, click, edit=True)
+        elif verb is Verb.TAKEOVER:
+            await self._private_command(interaction, click, edit=False)
+        elif verb is Verb.AGAIN:
+            await self._play_again(interaction, click)
+        elif verb in PLAYS or verb in HAND_VERBS:
+            async with self.live.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
+                try:
+                    if verb in PLAYS:
+                        await self._play(interaction, click)
+                    else:
+                        await self._show_hand(interaction, click.table_id, edit=verb is not Verb.HAND,
+                                              confirm_drop=verb is Verb.DROP,
+                                              focus=click.value if verb is Verb.FOCUS else None)
+                except StaleView as exc:
+                    if click.version is None:
+                        raise
+                    # a click on an old hand message: show the hand as it is now instead
+                    await self._show_hand(interaction, click.table_id, note=str(exc), edit=True)
+        else:
+            await self._table_command(interaction, click)
 
     async def _play(self, interaction: discord.Interaction, click: Click) -> None:
-        """A play from a private hand message; the reply shows the hand after it."""
+        """A play from a private hand message; the reply shows the hand after it (the live
+        runtime learnt from the play's event which card a draw brought, and marks it)."""
         person = person_of(interaction)
-        arg = click.values[0] if click.values else None
-        before = await self.service.load(click.table_id, person) if click.verb is Verb.DRAW else None
-        table = await self.service.act(click.table_id, person, ENGINE_VERB.get(click.verb, click.verb), arg,
-                                       moves=click.version)
+        table = await self.service.apply(click.table_id, person, click.command(person))
         # the play is saved and published: the table message shows it even if this reply fails
         seat = table.seat_required(person.user_id)
-        if before is not None and before.game is not None and table.turn_key == before.turn_key:
-            new = set(table.seat_view(seat).hand) - set(before.seat_view(seat).hand)  # the seat's own cards only
-            if len(new) == 1:
-                self.live.drew(table, person.user_id, new.pop())
         note = "Done." if table.game is None or table.game.over else None
         message, picture = await self.live.hand_message(table, seat, note=note, message_id=_message_id(interaction))
         await interaction.response.edit_message(**message)
         self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction), message, picture)
 
-    async def _table_call(self, interaction: discord.Interaction, click: Click) -> None:
+    async def _table_command(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
-        table = await TABLE_CALLS[click.verb](self.service, click.table_id, person_of(interaction), click)
+        person = person_of(interaction)
+        table = await self.service.apply(click.table_id, person, click.command(person))
         message, picture = await self.live.table_message(table)
         edit = self.live.shown(table)
         try:
@@ -453,20 +452,36 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             raise
         self.live.picture_shown(table.id, edit, picture)
 
-    async def _change_rule(self, interaction: discord.Interaction, click: Click) -> None:
-        """The host's two steps in the lobby: an option (its values come back, only to the host),
-        then its value (the lobby message follows the change)."""
+    async def _private_command(self, interaction: discord.Interaction, click: Click, *, edit: bool) -> None:
+        """A command answered to its giver alone (the table message follows through the live
+        runtime): Leave now, in the question's own message; a take-over ask, in a new line."""
         person = person_of(interaction)
-        value = click.values[0] if click.values else ""
-        if click.verb is Verb.RULE:
-            table = await self.service.rules_to_change(click.table_id, person)
-            if value not in OPTIONS:
-                raise UserError("There is no such house rule.")
-            choice = render.rule_choice_message(table.id, value, render.shown_rules(table))
-            await interaction.response.send_message(**choice, ephemeral=True)
-            return
-        key, _, code = value.partition("=")
-        table = await self.service.set_rule(click.table_id, person, key, code)
+        table = await self.service.apply(click.table_id, person, click.command(person))
+        text = render.command_done(table, click.verb, click.value)
+        if edit:
+            await interaction.response.edit_message(content=text, embed=None, view=None)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    async def _play_again(self, interaction: discord.Interaction, click: Click) -> None:
+        """A closed table's Play again: the new lobby is this click's reply, a new channel message."""
+        table = await self.service.play_again(click.table_id, person_of(interaction))
+        await self._show_new_table(interaction, table)
+
+    async def _rule_values(self, interaction: discord.Interaction, click: Click) -> None:
+        """The host's first step in the lobby: an option, whose values come back to the host alone."""
+        table = await self.service.rules_to_change(click.table_id, person_of(interaction))
+        if click.value not in OPTIONS:
+            raise UserError("There is no such house rule.")
+        choice = render.rule_choice_message(table.id, click.value, render.shown_rules(table))
+        await interaction.response.send_message(**choice, ephemeral=True)
+
+    async def _set_rule(self, interaction: discord.Interaction, click: Click) -> None:
+        """The host's second step: the option's value (the lobby message follows the change)."""
+        person = person_of(interaction)
+        command = click.command(person)
+        key = command.key  # type: ignore[attr-defined]
+        table = await self.service.apply(click.table_id, person, command)
         done = f"Done: **{OPTIONS[key][0]}** is now {option_words(table.rules, key)}."
         if key.startswith("instant_hands:"):  # a low hand has two menus: both stay for the other pick
             choice = render.rule_choice_message(table.id, key, render.shown_rules(table), done=done + "\n")
@@ -495,10 +510,6 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             response = await interaction.response.send_message(**render.as_new(message), ephemeral=True)
             message_id = getattr(response, "message_id", None)
         self.live.hand_shown(table, interaction.user.id, interaction, message_id, message, picture)
-
-
-HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})
-"""Clicks that show the private hand (Drop only asks whether you mean it; Focus narrows a menu)."""
 
 
 def _message_id(interaction: discord.Interaction) -> int | None:

@@ -4,9 +4,11 @@ import random
 
 import pytest
 
+from bot.commands import Join, Start, play_value
 from bot.service import Person, TableService
 from bot.store import open_database
 from cogs import render
+from service_helpers import do, play
 
 
 @pytest.fixture
@@ -39,8 +41,8 @@ async def test_lobby_table_and_hand_messages_fit_discord(service):
     view = await service.open_table(guild_id=1, channel_id=2, host=people[0], preset="seattle")
     check_limits(render.table_message(view.public()))
     for p in people[1:5]:
-        view = await service.join(view.id, p)
-    view = await service.start(view.id, people[0])
+        view = await do(service, view.id, p, Join)
+    view = await do(service, view.id, people[0], Start)
     for _ in range(40):
         check_limits(render.table_message(view.public()))
         if not view.in_play:
@@ -49,8 +51,7 @@ async def test_lobby_table_and_hand_messages_fit_discord(service):
         check_limits(render.hand_message(view.seat_view(game.turn), table_id=view.id, hand_number=view.hand_number,
                                          moves=view.moves))
         action = random.Random(len(game.log)).choice([a for a in game.legal_actions(game.turn) if a.verb != "drop"])
-        from bot.service import action_arg
-        view = await service.act(view.id, people[game.turn], action.verb, action_arg(action))
+        view = await play(service, view.id, people[game.turn], action.verb, play_value(action))
     check_limits(render.table_message(view.public()))
 
 

@@ -6,7 +6,7 @@ from dataclasses import fields, replace
 
 import pytest
 
-from bot.service import parse_action
+from bot.commands import play_from
 from bot.table import Scoring, Table
 from cogs import render
 from cogs.components import Verb
@@ -58,7 +58,7 @@ def hand(table: Table, seat: int, **kw):
 def offered(message, verb: Verb) -> list:
     """The plays a menu offers, parsed back as the service parses a click."""
     select = menu_of(message, verb)
-    return [parse_action(str(verb), o.value) for o in select.options] if select is not None else []
+    return [play_from(str(verb), o.value) for o in select.options] if select is not None else []
 
 
 # ---------------------------------------------------------------------------- the private hand
@@ -167,7 +167,7 @@ def test_a_drop_after_drawing_is_offered_where_the_house_allows_it():
 def test_the_table_shows_slap_while_a_window_is_open_and_only_then():
     table = slap_window()
     message = render.table_message(table.public())
-    slap = [(cid, item) for cid, item in items(message) if item.label == "Slap!"]
+    slap = [(cid, item) for cid, item in items(message) if getattr(item, "label", None) == "Slap!"]
     assert [cid for cid, _ in slap] == [f"tonk:{table.id}:slap:{table.slap_window}"]
     assert "9♠ fits a spread" in message["embed"].description
     table, _ = table.slap(BOB, table.slap_window)

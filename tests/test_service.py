@@ -11,7 +11,9 @@ import threading
 import pytest
 
 from bot.errors import StaleView, UserError
-from bot.service import Person, TableService, action_arg, computer_choice
+from bot.commands import AddComputer, Back, End, Join, Leave, NextHand, SetPreset, SetRule, Start, TimeOut, play_value
+from bot.service import Person, TableService, computer_choice
+from service_helpers import do, play
 from bot.table import Ping, Status
 from bot.store import balance_total, open_database, recent_hands, standings
 from engine import DRAW, Discard, NotYourTurn, TonkError
@@ -36,8 +38,8 @@ async def started(service, *players, preset="standard", computers=0):
     view = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=players[0], preset=preset,
                                     computers=computers)
     for p in players[1:]:
-        view = await service.join(view.id, p)
-    return await service.start(view.id, players[0])
+        view = await do(service, view.id, p, Join)
+    return await do(service, view.id, players[0], Start)
 
 
 async def test_lobby_join_leave_and_start(db):
@@ -46,40 +48,40 @@ async def test_lobby_join_leave_and_start(db):
     with pytest.raises(UserError, match="already a table in this channel"):
         await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=BOB)
     with pytest.raises(UserError, match="at least 2 players"):
-        await service.start(view.id, ALICE)
-    view = await service.join(view.id, BOB)
+        await do(service, view.id, ALICE, Start)
+    view = await do(service, view.id, BOB, Join)
     with pytest.raises(UserError, match="already seated"):
-        await service.join(view.id, BOB)
+        await do(service, view.id, BOB, Join)
     with pytest.raises(UserError, match="Only the host"):
-        await service.start(view.id, BOB)
-    view = await service.add_computer(view.id, BOB, "hard")
+        await do(service, view.id, BOB, Start)
+    view = await do(service, view.id, BOB, AddComputer, "hard")
     assert [s.name for s in view.seats] == ["alice", "bob", "Goblin (hard)"]
     with pytest.raises(UserError, match="Only seated players"):
-        await service.add_computer(view.id, EVE, "easy")
-    view = await service.start(view.id, ALICE)
+        await do(service, view.id, EVE, AddComputer, "easy")
+    view = await do(service, view.id, ALICE, Start)
     assert view.status in (Status.PLAYING, Status.BETWEEN_HANDS) and view.game is not None
     assert "deals" in view.cuts
     with pytest.raises(UserError, match="already started"):
-        await service.start(view.id, ALICE)
+        await do(service, view.id, ALICE, Start)
 
 
 async def test_play_refusals_change_nothing(db):
     service = TableService(db, rng=random.Random(3))
     view = await started(service, ALICE, BOB, CAROL)
     while view.status is not Status.PLAYING:  # a tonk on the deal: deal again
-        view = await service.next_hand(view.id, ALICE)
+        view = await do(service, view.id, ALICE, NextHand)
     game = view.game
     to_act = [ALICE, BOB, CAROL][game.turn]
     other = [ALICE, BOB, CAROL][(game.turn + 1) % 3]
     before = (view.version, view.moves, view.game.to_json())
     with pytest.raises(NotYourTurn):
-        await service.act(view.id, other, "draw")
+        await play(service, view.id, other, "draw")
     with pytest.raises(UserError, match="not seated"):
-        await service.act(view.id, EVE, "draw")
+        await play(service, view.id, EVE, "draw")
     with pytest.raises(TonkError, match="Draw from the stock"):
-        await service.act(view.id, to_act, "discard", game.hands[game.turn][0].code)
+        await play(service, view.id, to_act, "discard", game.hands[game.turn][0].code)
     with pytest.raises(UserError, match="not a play I know"):
-        await service.act(view.id, to_act, "discard", "ZZ")
+        await play(service, view.id, to_act, "discard", "ZZ")
     again = await service.load(view.id)
     assert (again.version, again.moves, again.game.to_json()) == before
 
@@ -88,12 +90,12 @@ async def test_two_quick_clicks_apply_once(db):
     service = TableService(db, rng=random.Random(4))
     view = await started(service, ALICE, BOB)
     while view.status is not Status.PLAYING:
-        view = await service.next_hand(view.id, ALICE)
+        view = await do(service, view.id, ALICE, NextHand)
     who = [ALICE, BOB][view.game.turn]
     moves = view.moves
-    after = await service.act(view.id, who, "draw", moves=moves)
+    after = await play(service, view.id, who, "draw", moves=moves)
     with pytest.raises(StaleView):
-        await service.act(view.id, who, "draw", moves=moves)
+        await play(service, view.id, who, "draw", moves=moves)
     assert len(after.game.log) == 1
     assert len((await service.load(view.id)).game.log) == 1
 
@@ -107,9 +109,9 @@ async def test_a_finished_hand_is_ledgered_exactly_once_and_sums_to_zero(db):
             game = view.game
             who = [ALICE, BOB, CAROL][game.turn]
             action = first_legal(None, None, game.view(game.turn))
-            view = await service.act(view.id, who, action.verb, action_arg(action))
+            view = await play(service, view.id, who, action.verb, play_value(action))
         hands_done += 1
-        view = await service.next_hand(view.id, BOB)
+        view = await do(service, view.id, BOB, NextHand)
     async with db.sessions() as session:
         hands = await recent_hands(session, guild_id=GUILD, limit=50)
         assert len(hands) == hands_done
@@ -127,9 +129,9 @@ async def test_a_restart_loses_nothing(db, database_url):
     service = TableService(db, rng=random.Random(6))
     view = await started(service, ALICE, BOB)
     while view.status is not Status.PLAYING:
-        view = await service.next_hand(view.id, ALICE)
+        view = await do(service, view.id, ALICE, NextHand)
     who = [ALICE, BOB][view.game.turn]
-    view = await service.act(view.id, who, "draw")
+    view = await play(service, view.id, who, "draw")
     state = view.game.to_json()
     await db.close()
     db2 = await open_database(database_url)
@@ -138,7 +140,7 @@ async def test_a_restart_loses_nothing(db, database_url):
         [again] = await fresh.recover()
         assert again.game.to_json() == state and again.game.phase == "play"
         card = again.game.hands[again.game.turn][0]
-        done = await fresh.act(again.id, who, "discard", card.code)
+        done = await play(fresh, again.id, who, "discard", card.code)
         assert done.game.discard_top is card
     finally:
         await db2.close()
@@ -148,15 +150,15 @@ async def test_three_time_outs_hand_the_seat_to_a_computer_until_back(db):
     service = TableService(db, rng=random.Random(8))
     view = await started(service, ALICE, BOB)
     while view.status is not Status.PLAYING:
-        view = await service.next_hand(view.id, ALICE)
+        view = await do(service, view.id, ALICE, NextHand)
     seat = view.game.turn
     who = [ALICE, BOB][seat]
     other = [ALICE, BOB][1 - seat]
-    assert (await service.time_out(view.id, "stale:key")).version == view.version  # nothing saved
+    assert (await service.apply(view.id, None, TimeOut("stale:key"))).version == view.version  # nothing saved
     for n in range(3):
         key = view.turn_key
         hand_before = list(view.game.hands[seat])
-        view = await service.time_out(view.id, key)
+        view = await service.apply(view.id, None, TimeOut(key))
         if view.status is not Status.PLAYING:
             pytest.skip("the stock ran out")
         # the bot drew and threw the highest card; it never drops
@@ -165,17 +167,17 @@ async def test_three_time_outs_hand_the_seat_to_a_computer_until_back(db):
         assert thrown.value == max(c.value for c in hand_before + [view.game.log[-1][1].card])
         if n < 2:
             assert not view.seats[seat].away
-            view = await service.act(view.id, other, "draw")
-            view = await service.act(view.id, other, "discard", view.game.hands[1 - seat][-1].code)
+            view = await play(service, view.id, other, "draw")
+            view = await play(service, view.id, other, "discard", view.game.hands[1 - seat][-1].code)
     assert view.seats[seat].away
-    view = await service.act(view.id, other, "draw")
-    view = await service.act(view.id, other, "discard", view.game.hands[1 - seat][-1].code)
+    view = await play(service, view.id, other, "draw")
+    view = await play(service, view.id, other, "discard", view.game.hands[1 - seat][-1].code)
     assert view.is_computer_turn
     with pytest.raises(UserError, match="computer player has your seat"):
-        await service.act(view.id, who, "draw")
+        await play(service, view.id, who, "draw")
     stepped = await service.computer_step(view.id, choose=first_legal)
     assert len(stepped.game.log) == len(view.game.log) + 1
-    view = await service.back(view.id, who)
+    view = await do(service, view.id, who, Back)
     assert not view.seats[seat].away and view.seats[seat].timeouts == 0
 
 
@@ -184,9 +186,9 @@ async def test_an_expert_computer_thinks_off_the_event_loop_and_plays_a_whole_ha
     view = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE, preset="standard",
                                     computers=1, level="expert")
     assert [s.name for s in view.seats] == ["alice", "Goblin (expert)"]
-    view = await service.start(view.id, ALICE)
+    view = await do(service, view.id, ALICE, Start)
     while view.status is not Status.PLAYING:
-        view = await service.next_hand(view.id, ALICE)
+        view = await do(service, view.id, ALICE, NextHand)
     loop_thread = threading.get_ident()
     other_table_ran = threading.Event()
     thinking_threads = []
@@ -212,7 +214,7 @@ async def test_an_expert_computer_thinks_off_the_event_loop_and_plays_a_whole_ha
         else:
             legal = view.seat_view(0).legal_actions
             action = next((a for a in legal if a.verb not in ("drop", "take")), legal[0])
-            view = await service.act(view.id, ALICE, action.verb, action_arg(action))
+            view = await play(service, view.id, ALICE, action.verb, play_value(action))
     assert computer_plays >= 1 and len(thinking_threads) == computer_plays
     assert loop_thread not in thinking_threads
     async with db.sessions() as session:
@@ -224,8 +226,8 @@ async def test_end_a_table_host_or_admin_only(db):
     service = TableService(db, rng=random.Random(9))
     view = await started(service, ALICE, BOB)
     with pytest.raises(UserError, match="Only the host"):
-        await service.end(view.id, BOB)
-    closed = await service.end(view.id, Person(7, "mod", is_admin=True))
+        await do(service, view.id, BOB, End)
+    closed = await do(service, view.id, Person(7, "mod", is_admin=True), End)
     assert closed.status is Status.CLOSED
     assert (await service.open_in_channel(CHANNEL)) is None
     async with db.sessions() as session:
@@ -247,8 +249,8 @@ async def test_the_service_forgets_a_closed_table_and_any_table_after_its_clicks
     await asyncio.sleep(0)
     assert service.lock(view.id) is service.lock(view.id)  # one lock while it is in use
     await asyncio.gather(*waiting)
-    await service.end(view.id, ALICE)
-    for call in (service.load(view.id), service.join(404, EVE), service.load(404)):
+    await do(service, view.id, ALICE, End)
+    for call in (service.load(view.id), do(service, 404, EVE, Join), service.load(404)):
         with contextlib.suppress(UserError):
             await call
     assert service.remembered() == set()
@@ -283,9 +285,9 @@ async def test_a_tonk_on_a_later_deal_is_ledgered_under_its_own_hand_id(db):
     service = TableService(db, rng=random.Random(seed_where((False, True))))
     view = await started(service, ALICE, BOB)
     who = [ALICE, BOB][view.game.turn]
-    view = await service.act(view.id, who, "drop")
+    view = await play(service, view.id, who, "drop")
     first = view.game.outcome.payments
-    view = await service.next_hand(view.id, ALICE)
+    view = await do(service, view.id, ALICE, NextHand)
     assert view.status is Status.BETWEEN_HANDS and view.hand_number == 2
     second = view.game.outcome.payments
     async with db.sessions() as session:
@@ -299,7 +301,7 @@ async def test_a_tonk_on_a_later_deal_is_ledgered_under_its_own_hand_id(db):
 async def test_a_click_on_a_table_that_no_longer_exists_says_so(db):
     """Bug 2: the store returns None for an unknown table; that was an AttributeError and an apology."""
     service = TableService(db, rng=random.Random(10))
-    for call in (service.join(404, ALICE), service.start(404, ALICE), service.act(404, ALICE, "draw"),
+    for call in (do(service, 404, ALICE, Join), do(service, 404, ALICE, Start), play(service, 404, ALICE, "draw"),
                  service.load(404)):
         with pytest.raises(UserError, match="no longer exists"):
             await call
@@ -311,7 +313,7 @@ async def test_a_table_of_another_server_is_refused(db):
     view = await started(service, ALICE, BOB)
     stranger = Person(BOB.user_id, "bob", guild_id=GUILD + 1)
     before = view.moves
-    for call in (service.act(view.id, stranger, "drop"), service.leave(view.id, stranger),
+    for call in (play(service, view.id, stranger, "drop"), do(service, view.id, stranger, Leave),
                  service.load(view.id, stranger)):
         with pytest.raises(UserError, match="another server"):
             await call
@@ -325,12 +327,13 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
     service = TableService(db, rng=random.Random(12))
     view = await started(service, ALICE, BOB, CAROL)
     while view.status is Status.PLAYING:
-        view = await service.act(view.id, [ALICE, BOB, CAROL][view.game.turn], "drop")
-    view = await service.leave(view.id, CAROL)
+        view = await play(service, view.id, [ALICE, BOB, CAROL][view.game.turn], "drop")
+    view = await do(service, view.id, CAROL, Leave)
     assert view.status is Status.BETWEEN_HANDS
-    labels = [item.item.label for item in render.table_message(view.public())["view"].children]
-    assert labels == ["Next hand", "Join", "Leave"]
-    view = await service.next_hand(view.id, BOB)
+    labels = [getattr(item.item, "label", None) or item.item.placeholder
+              for item in render.table_message(view.public())["view"].children]
+    assert labels == ["Next hand", "Join", "Leave", "Host: remove a seat…"]
+    view = await do(service, view.id, BOB, NextHand)
     assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]
 
 
@@ -351,11 +354,11 @@ async def test_the_first_hand_hint_lasts_until_a_players_first_hand_is_stored_on
     lobby = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE)
     hint = await service.first_hand_hint(lobby, ALICE.user_id)
     assert hint is not None and hint.startswith("First hand?")
-    view = await service.join(lobby.id, BOB)
-    view = await service.start(view.id, ALICE)
+    view = await do(service, lobby.id, BOB, Join)
+    view = await do(service, view.id, ALICE, Start)
     if view.status is Status.PLAYING:  # the first hand is under way: still the first
         assert await service.first_hand_hint(view, BOB.user_id) == hint
-        view = await service.act(view.id, [ALICE, BOB][view.game.turn], "drop")
+        view = await play(service, view.id, [ALICE, BOB][view.game.turn], "drop")
     assert view.status is Status.BETWEEN_HANDS
     # stored: no hint for either player again, even in a fresh service (nothing cached)
     assert await service.first_hand_hint(view, ALICE.user_id) is None
@@ -368,10 +371,10 @@ async def test_the_first_hand_hint_lasts_until_a_players_first_hand_is_stored_on
 async def test_the_host_changes_the_house_rules_in_the_lobby_and_they_are_kept(db, database_url):
     service = TableService(db, rng=random.Random(5))
     table = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE, preset="standard")
-    table = await service.join(table.id, BOB)
-    table = await service.set_preset(table.id, ALICE, "push-ups")
+    table = await do(service, table.id, BOB, Join)
+    table = await do(service, table.id, ALICE, SetPreset, "push-ups")
     assert table.rules.scoring == "pushups" and str(table.scoring) == "pushups"  # a preset brings its scoring
-    table = await service.set_rule(table.id, ALICE, "wild_cards", "deuces_and_jokers")
+    table = await do(service, table.id, ALICE, SetRule, "wild_cards", "deuces_and_jokers")
     assert table.rules.wild_cards == "deuces_and_jokers" and str(table.scoring) == "pushups"
     for who, key, value, words in (
         (BOB, "slap", "first_to_slap", "Only the host can change the house rules."),
@@ -380,15 +383,15 @@ async def test_the_host_changes_the_house_rules_in_the_lobby_and_they_are_kept(d
         (ALICE, "wild_cards", "jokers", "“Wild cards” jokers needs jokers in the deck (set jokers)."),
     ):
         with pytest.raises(UserError) as refused:
-            await service.set_rule(table.id, who, key, value)
+            await do(service, table.id, who, SetRule, key, value)
         assert str(refused.value) == words
     # saved: a new service on the same database (a restart) plays by them
     again = await TableService(db, rng=random.Random(5)).load(table.id)
     assert again.rules == table.rules and again.scoring == table.scoring
-    table = await service.start(table.id, ALICE)
+    table = await do(service, table.id, ALICE, Start)
     assert type(table.game).__name__ == "HouseGame"
     with pytest.raises(UserError, match="only in the lobby"):
-        await service.set_rule(table.id, ALICE, "slap", "first_to_slap")
+        await do(service, table.id, ALICE, SetRule, "slap", "first_to_slap")
 
 
 async def test_what_the_service_holds_after_each_save_is_what_the_store_gives_back(db):
@@ -396,13 +399,13 @@ async def test_what_the_service_holds_after_each_save_is_what_the_store_gives_ba
     service = TableService(db, rng=random.Random(7))
     view = await started(service, ALICE, BOB, CAROL)
     while view.status is not Status.PLAYING:
-        view = await service.next_hand(view.id, ALICE)
+        view = await do(service, view.id, ALICE, NextHand)
     for step in range(12):
         if view.status is not Status.PLAYING:
             break
         game = view.game
         action = first_legal(None, None, game.view(game.turn))
-        view = await service.act(view.id, [ALICE, BOB, CAROL][game.turn], action.verb, action_arg(action))
+        view = await play(service, view.id, [ALICE, BOB, CAROL][game.turn], action.verb, play_value(action))
         if view.is_open:
             view = await service.set_ping(view.id, Ping(1000 + step, view.turn_key))
         fresh = await TableService(db).load(view.id)

@@ -129,7 +129,9 @@ def test_leave_between_hands_keeps_the_table_going():
 def test_leave_refusals_host_handover_and_everyone_gone():
     table = seated((BOB, "bob"))
     refused(table, lambda t: t.leave(EVE), "not seated")
-    refused(dealt(), lambda t: t.leave(BOB), "finish it first")
+    in_hand, events = dealt().leave(BOB)  # during a hand: a computer plays the seat out
+    assert in_hand.seats[in_hand.seat_of(BOB)].leaving and in_hand.status is Status.PLAYING
+    assert [type(e).__name__ for e in events][0] == "SeatLeaving"
     left, _ = table.leave(ALICE)
     assert left.host_user_id == BOB
     closed, events = lobby(computers=1).leave(ALICE)
