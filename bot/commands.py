@@ -37,6 +37,8 @@ class ByPerson(Command):
 @dataclass(frozen=True, slots=True)
 class Join(ByPerson):
     name: str
+    confirm: bool = False
+    """Ask this person to confirm each pick from a menu (new players are protected by default)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +110,17 @@ class Play(ByPerson):
 
     action: Action
     moves: int | None = None
+    confirmed: bool = False
+    """The person confirmed this pick (a seat that asks first gets `AskFirst` without it)."""
+    stop_asking: bool = False
+    """...and asked not to be asked again at this table."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetConfirm(ByPerson):
+    """Ask before each pick from a menu (spread, hit, discard, swap), or play picks at once."""
+
+    on: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,5 +226,5 @@ def play_from(verb: str, value: str | None) -> Action:
 
 
 __all__ = ["AddComputer", "Back", "ByPerson", "CallBigOne", "CloseIdle", "Command", "ComputerPlay", "ComputerSlap",
-           "End", "Join", "Leave", "NextHand", "Play", "Remove", "SetPreset", "SetRule", "SetSideBets",
+           "End", "Join", "Leave", "NextHand", "Play", "Remove", "SetConfirm", "SetPreset", "SetRule", "SetSideBets",
            "SlapDiscard", "Start", "TakeOver", "TimeOut", "ToggleSideBets", "play_from", "play_value"]

@@ -214,7 +214,8 @@ class TableService:
             scoring = rules.scoring if preset is not None else settings.scoring_mode
         table = Table.open(guild_id=guild_id, channel_id=channel_id, host_id=host.user_id, host_name=host.name,
                            rules=rules, stake=settings.stake if stake is None else stake, scoring=Scoring(scoring),
-                           computers=computers, level=level_of(level), now=self._clock())
+                           computers=computers, level=level_of(level), now=self._clock(),
+                           host_confirms=await self.is_new(guild_id, host.user_id))
         return await self._create(table)
 
     async def play_again(self, table_id: int, person: Person) -> Table:
@@ -315,17 +316,21 @@ class TableService:
         table.may_change_rules(person.user_id)
         return table
 
-    async def first_hand_hint(self, table: Table, user_id: int) -> str | None:
-        """The one-line hint for a player's first hand: shown while they have no stored hand on
-        this server (so through the whole of their first hand, and never again)."""
-        key = (table.guild_id, user_id)
+    async def is_new(self, guild_id: int, user_id: int) -> bool:
+        """Whether this person has no stored hand on this server yet (a new player: they get the
+        first-hand hint, and confirm their picks unless they choose otherwise)."""
+        key = (guild_id, user_id)
         played = self._played.get(key)
         if played is None:  # asked once per person and server, not at every render of their hand
             async with self.db.sessions() as session:
-                played = await has_played(session, guild_id=table.guild_id,
-                                          account=PlayerRef.human(user_id, "me").account)
+                played = await has_played(session, guild_id=guild_id, account=PlayerRef.human(user_id, "me").account)
             self._played[key] = played
-        return None if played else first_hand_hint(table.rules)
+        return not played
+
+    async def first_hand_hint(self, table: Table, user_id: int) -> str | None:
+        """The one-line hint for a player's first hand: shown while they have no stored hand on
+        this server (so through the whole of their first hand, and never again)."""
+        return first_hand_hint(table.rules) if await self.is_new(table.guild_id, user_id) else None
 
     # ------------------------------------------------------------------ the server's settings, ledger, history
 

@@ -24,16 +24,17 @@ from enum import StrEnum
 from itertools import repeat
 from typing import Any
 
-from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop, Game, Outcome, PublicEvent,
-                    PublicSpread, Rules, RulesError, Slap, Suit, TakeDiscard, cut_for_dealer, next_dealer)
+from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop, Game, Hit, Outcome, PublicEvent,
+                    PublicSpread, Rules, RulesError, Slap, Spread, Suit, Swap, TakeDiscard, cut_for_dealer,
+                    next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.help import changed_rules, plain_refusal, plural
 from engine.house import SLAP_DISCARD
 from engine.session import SIDE_BET_KINDS, SidePot, big_one_stake, call_suit, check_big_one, seat_newcomer, side_bet
 
 from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, ComputerPlay, ComputerSlap, End,
-                          Join, Leave, NextHand, Play, Remove, SetPreset, SetRule, SetSideBets, SlapDiscard, Start,
-                          TakeOver, TimeOut, ToggleSideBets)
+                          Join, Leave, NextHand, Play, Remove, SetConfirm, SetPreset, SetRule, SetSideBets,
+                          SlapDiscard, Start, TakeOver, TimeOut, ToggleSideBets)
 from bot.errors import StaleView, UserError
 
 SCHEMA = 2
@@ -103,6 +104,8 @@ def highest_card(hand) -> Card:
     return max(hand, key=lambda c: (c.value, c.sort_key))
 
 
+PICKS = (Spread, Hit, Discard, Swap)
+"""Plays picked from a menu: a seat that confirms first is asked before they are played."""
 SIDE_BET_NAMES = {"high_card": "high card", "naturals": "naturals"}
 MIN_SIDE_BETTORS = 2
 """A side bet is played at a deal only with two or more players in it; else its pot waits."""
@@ -171,10 +174,12 @@ class Seat:
     """The person left during a hand: a computer plays the seat out, and it goes before the next deal."""
     votes: tuple[int, ...] = ()
     """Who (user ids) asked to hand this idle seat to a computer player, this turn."""
+    confirm: bool = False
+    """The person confirms each pick from a menu before it is played (no costly mis-tap)."""
 
     @classmethod
-    def human(cls, user_id: int, name: str) -> "Seat":
-        return cls(SeatKind.HUMAN, name, user_id=user_id)
+    def human(cls, user_id: int, name: str, *, confirm: bool = False) -> "Seat":
+        return cls(SeatKind.HUMAN, name, user_id=user_id, confirm=confirm)
 
     @classmethod
     def computer(cls, name: str, level: Level) -> "Seat":
@@ -241,6 +246,22 @@ class SeatLeft(SeatEvent):
     """The player at `seat` left (between hands or in the lobby); later seats move up one."""
 
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmSet(SeatEvent):
+    """The person at `seat` chose to confirm each pick (`on`) or to play picks at once."""
+
+    on: bool
+
+
+class AskFirst(Exception):
+    """Not a refusal: the pick is legal, and its player confirms picks first. Nothing changed;
+    `table` is the table as it is, `action` the pick to confirm."""
+
+    def __init__(self, table: "Table", action: Action):
+        super().__init__("confirm this pick first")
+        self.table, self.action = table, action
 
 
 @dataclass(frozen=True, slots=True)
@@ -600,12 +621,13 @@ class Table:
 
     @classmethod
     def open(cls, *, guild_id: int, channel_id: int, host_id: int, host_name: str, rules: Rules, stake: int,
-             scoring: Scoring, computers: int = 0, level: Level = Level.NORMAL, now: float = 0.0) -> "Table":
-        """A new lobby (id 0 until the store gives it one)."""
+             scoring: Scoring, computers: int = 0, level: Level = Level.NORMAL, now: float = 0.0,
+             host_confirms: bool = False) -> "Table":
+        """A new lobby (id 0 until the store gives it one); `host_confirms`: the host confirms picks."""
         cap = capacity(rules)
         if computers < 0 or 1 + computers > cap:
             raise UserError(f"This table seats {cap}: add at most {cap - 1} computer players.")
-        seats = (Seat.human(host_id, host_name),) + tuple(
+        seats = (Seat.human(host_id, host_name, confirm=host_confirms),) + tuple(
             Seat.computer(COMPUTER_NAMES[i], level) for i in range(computers))
         return cls(id=0, guild_id=guild_id, channel_id=channel_id, host_user_id=host_id, rules=rules, stake=stake,
                    scoring=scoring, seats=seats, lobby_since=now)
@@ -619,11 +641,10 @@ class Table:
         seat = self.seat_of(user_id)
         if seat is None:
             raise UserError("Only the players of this table can play again: /tonk new opens a new table.")
-        seats = [replace(self.seats[seat], name=name, leaving=False, away=False)]
-        for i, s in enumerate(self.seats):
-            if i != seat and not s.leaving:
-                seats.append(Seat(s.kind, s.name, user_id=s.user_id, level=s.level))
-        seats = [Seat(s.kind, s.name, user_id=s.user_id, level=s.level) for s in seats][:self.capacity]
+        first = replace(self.seats[seat], name=name)
+        seats = [first] + [s for i, s in enumerate(self.seats) if i != seat and not s.leaving]
+        # a fresh seat each (no totals, not away), keeping whether its person confirms picks
+        seats = [Seat(s.kind, s.name, user_id=s.user_id, level=s.level, confirm=s.confirm) for s in seats]
         return Table(id=0, guild_id=self.guild_id, channel_id=self.channel_id, host_user_id=user_id,
                      rules=self.rules, stake=self.stake, scoring=self.scoring, seats=tuple(seats), lobby_since=now)
 
@@ -634,16 +655,21 @@ class Table:
         """Carry out `command`: the new table and what happened, or a `UserError` (a `TonkError`)
         that says why and changes nothing. `now` is the clock's time; `rng` deals and cuts."""
         match command:
-            case Play(by=user, action=action, moves=moves):
-                return self.act(user, action, moves=moves)
+            case Play(by=user, action=action, moves=moves, confirmed=confirmed, stop_asking=stop):
+                return self.act(user, action, moves=moves, confirmed=confirmed, stop_asking=stop)
+            case SetConfirm(by=user, on=on):
+                seat = self.seat_required(user)
+                if self.seats[seat].confirm == on:
+                    return self, []
+                return self._changed(seats=_with_seat(self.seats, seat, confirm=on)), [ConfirmSet(seat, on)]
             case ComputerPlay(turn=turn, action=action):
                 if self.turn_key != turn:
                     return self, []  # the turn moved on while the computer thought
                 return self.computer_play(lambda *_: action)
             case TimeOut(turn=turn):
                 return self.time_out(turn)
-            case Join(by=user, name=name):
-                return self.join(user, name, now=now)
+            case Join(by=user, name=name, confirm=confirm):
+                return self.join(user, name, now=now, confirm=confirm)
             case Leave(by=user):
                 return self.leave(user, now=now)
             case AddComputer(by=user, level=level):
@@ -706,13 +732,13 @@ class Table:
         table = self._changed(seats=self.seats + (seat,), lobby_since=now)
         return table, [SeatTaken(len(self.seats), seat.name)]
 
-    def join(self, user_id: int, name: str, *, now: float = 0.0) -> tuple["Table", list[Event]]:
+    def join(self, user_id: int, name: str, *, now: float = 0.0, confirm: bool = False) -> tuple["Table", list[Event]]:
         seat = self.seat_of(user_id)
         if seat is not None and not self.seats[seat].leaving:
             raise UserError("You are already seated at this table.")
         if seat is not None and self.status is Status.PLAYING:
             raise UserError("You left during this hand: press I'm back to play it, or join when it ends.")
-        return self._seat(Seat.human(user_id, name), "join when it ends", now)
+        return self._seat(Seat.human(user_id, name, confirm=confirm), "join when it ends", now)
 
     def add_computer(self, user_id: int, level: Level, *, now: float = 0.0) -> tuple["Table", list[Event]]:
         if self.seat_of(user_id) is None:
@@ -909,8 +935,10 @@ class Table:
             raise UserError("No hand is being played at this table right now.")
         return seat
 
-    def act(self, user_id: int, action: Action, *, moves: int | None = None) -> tuple["Table", list[Event]]:
-        """A person's play. `moves` (from a private hand message) refuses a click on an older message."""
+    def act(self, user_id: int, action: Action, *, moves: int | None = None, confirmed: bool = False,
+            stop_asking: bool = False) -> tuple["Table", list[Event]]:
+        """A person's play. `moves` (from a private hand message) refuses a click on an older message.
+        A legal pick from a menu by a seat that confirms first raises `AskFirst` unless `confirmed`."""
         seat = self._playing_seat(user_id)
         if moves is not None and moves != self.moves:
             raise StaleView("That view is out of date; here is your hand as it is now.")
@@ -918,11 +946,13 @@ class Table:
             raise UserError("A computer player has your seat: press I'm back on the table first.")
         game = self.game.copy()  # type: ignore[union-attr]
         game.apply(seat, action)  # raises and changes nothing when illegal
+        if self.seats[seat].confirm and not confirmed and isinstance(action, PICKS):
+            raise AskFirst(self, action)
         drawn = None
         if isinstance(action, (Draw, TakeDiscard)):
             new = set(game.hands[seat]) - set(self.game.hands[seat])  # type: ignore[union-attr]
             drawn = new.pop() if len(new) == 1 else None
-        seats = _with_seat(self.seats, seat, timeouts=0, votes=())
+        seats = _with_seat(self.seats, seat, timeouts=0, votes=(), **({"confirm": False} if stop_asking else {}))
         return self._changed(game=game, seats=seats)._settle([Played(seat, action, drawn=drawn)], self)
 
     def computer_turn(self) -> tuple[Level, int, Any] | None:
@@ -1186,6 +1216,7 @@ class Table:
             "timeouts": [s.timeouts for s in self.seats],
             "away": [i for i, s in enumerate(self.seats) if s.away],
             "leaving": [i for i, s in enumerate(self.seats) if s.leaving],
+            "confirm": [i for i, s in enumerate(self.seats) if s.confirm],
             "votes": {str(i): list(s.votes) for i, s in enumerate(self.seats) if s.votes},
             "hand_id": self.hand_id, "cuts": self.cuts, "lobby_since": self.lobby_since,
             "closed_reason": self.closed_reason, "moves": self.moves, "timer_plays": list(self.timer_plays),
@@ -1206,12 +1237,12 @@ class Table:
             return (list(book.get(key) or []) + [default] * n)[:n]
 
         totals, pushups, timeouts = per_seat("totals"), per_seat("pushup_totals"), per_seat("timeouts")
-        away, leaving = set(book.get("away") or []), set(book.get("leaving") or [])
+        away, leaving, confirm = (set(book.get(key) or []) for key in ("away", "leaving", "confirm"))
         votes = {int(i): tuple(ids) for i, ids in (book.get("votes") or {}).items()}
         seats = tuple(
             Seat(SeatKind(s["kind"]), s["name"], user_id=s.get("user_id"),
                  level=Level(s["level"]) if s.get("level") else None, away=i in away,
-                 timeouts=timeouts[i], total=totals[i], pushups=pushups[i], leaving=i in leaving,
+                 timeouts=timeouts[i], total=totals[i], pushups=pushups[i], leaving=i in leaving, confirm=i in confirm,
                  votes=votes.get(i, ()))
             for i, s in enumerate(data["seats"])
         )

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.commands import (AddComputer, Back, Command, End, Join, Leave, NextHand, Play, Remove, SetPreset, SetRule,
-                          SlapDiscard, Start, TakeOver, ToggleSideBets, play_from)
+from bot.commands import (AddComputer, Back, Command, End, Join, Leave, NextHand, Play, Remove, SetConfirm, SetPreset,
+                          SetRule, SlapDiscard, Start, TakeOver, ToggleSideBets, play_from)
 from bot.errors import UserError
 from bot.service import Person
 
@@ -69,6 +69,12 @@ class Verb(StrEnum):
     the others by a majority)."""
     REMOVE = "remove"
     """The host's menu of seats between hands: remove that seat."""
+    CONFIRM = "confirm"
+    """Play the pick that waits for its player's word (the seat confirms picks)."""
+    ASK_OFF = "askoff"
+    """Play the waiting pick, and play picks at once from now on (at this table)."""
+    ASK_ON = "askon"
+    """Confirm each pick from now on (at this table)."""
     AGAIN = "again"
     """A closed table's Play again: a new lobby with the same seats and rules."""
 
@@ -77,6 +83,8 @@ PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HI
                    Verb.SWAP})
 """Clicks that are plays, and the engine's verb for each."""
 ENGINE_VERB = {Verb.DROP_CONFIRM: "drop"}
+PICKED = frozenset({Verb.SPREAD, Verb.HIT, Verb.DISCARD, Verb.SWAP})
+"""Plays picked from a menu: a seat that confirms picks is asked first."""
 HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})
 """Clicks that show the private hand (Drop only asks whether you mean it; Focus narrows a menu)."""
 _VERBS = "|".join(v.value for v in Verb)
@@ -107,14 +115,17 @@ class Click:
             raise UserError("Pick a seat from the menu.")
         return int(value)
 
-    def command(self, person: Person) -> Command:
-        """This click as the table command it asks for (a click that only shows something is no command)."""
+    def command(self, person: Person, *, new_player: bool = False) -> Command:
+        """This click as the table command it asks for (a click that only shows something is no command).
+        `new_player`: the person has no hand on this server yet (they join confirming their picks)."""
         by, verb = person.user_id, self.verb
         if verb in PLAYS:
             return Play(by, play_from(ENGINE_VERB.get(verb, str(verb)), self.value), moves=self.version)
         match verb:
             case Verb.JOIN:
-                return Join(by, person.name)
+                return Join(by, person.name, confirm=new_player)
+            case Verb.ASK_ON:
+                return SetConfirm(by, True)
             case Verb.LEAVE | Verb.LEAVE_NOW:
                 return Leave(by)
             case Verb.CPU:

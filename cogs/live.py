@@ -46,7 +46,7 @@ from bot.errors import UserError
 from bot.service import TableService, computer_choice, computer_slaps
 from bot.shards import ShardOwnership
 from bot.commands import CloseIdle, ComputerSlap, TimeOut
-from bot.table import (BigOneCalled, Event, HandDealt, HandOver, HostChanged, Ping, Played, RulesChanged, SeatAway,
+from bot.table import (BigOneCalled, ConfirmSet, Event, HandDealt, HandOver, HostChanged, Ping, Played, RulesChanged, SeatAway,
                        SeatBack, SeatLeaving, SeatLeft, SeatRemoved, SeatTaken, SideBetsChanged, Status, Table,
                        TableClosed, TakeOverAsked, TimedOut, TurnStarted)
 from engine import Card
@@ -131,6 +131,8 @@ class TableRuntime:
     """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
     turn_started: tuple[str, float] | None = None
     """The turn whose timer runs, and when it began (Unix time)."""
+    pending: dict[int, tuple[int, str, str]] = field(default_factory=dict)
+    """Each person's pick that waits for their word: (the table's moves, verb, value)."""
     newest: Table | None = None
     """The newest table the service published (the channel shows it, or the service's newer save)."""
 
@@ -415,12 +417,16 @@ class LiveTables:
         user_id = table.seats[seat].user_id
         drawn = self._drawn(table, user_id)
         view = table.seat_view(seat)
+        runtime = self.tables.get(table.id)
+        waiting = runtime.pending.get(user_id) if runtime is not None and user_id is not None else None
+        pending = waiting[1:] if waiting is not None and waiting[0] == table.moves else None
         on = await self.pictures_on(table.guild_id)
         picture = render.hand_picture(view, drawn) if on else None
         message = render.hand_message(
             view, table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
-            deadline=await self.deadline(table), picture=on, shown=shown, focus=focus,
+            deadline=await self.deadline(table), picture=on, shown=shown, focus=focus, pending=pending,
+            confirms=table.seats[seat].confirm,
             hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
         return message, picture
 
@@ -482,6 +488,17 @@ class LiveTables:
                                           picture, render.look(message))
         if old is not None and old.message_id != message_id and old.fresh:
             asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
+
+    def ask_first(self, table: Table, user_id: int, verb: str, value: str | None) -> None:
+        """`user_id` picked a play that waits for their word: their hand asks until they answer,
+        pick another, cancel, or the table moves on."""
+        if value is not None:
+            self.runtime(table.id).pending[user_id] = (table.moves, str(verb), value)
+
+    def pending_pick(self, table_id: int, user_id: int) -> tuple[int, str, str] | None:
+        """The pick that waited for `user_id`'s word (it waits no longer)."""
+        runtime = self.tables.get(table_id)
+        return runtime.pending.pop(user_id, None) if runtime is not None else None
 
     async def _delete_hand(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
         """Remove a hand message that a newer one replaced, once any edit of it in flight is over
@@ -712,7 +729,7 @@ READERS = {
     TakeOverAsked: LiveTables._shows, SeatAway: LiveTables._shows, SeatBack: LiveTables._shows,
     RulesChanged: LiveTables._shows, SideBetsChanged: LiveTables._shows, BigOneCalled: LiveTables._shows,
     HandDealt: LiveTables._shows, TimedOut: LiveTables._shows, Played: LiveTables._played,
-    TurnStarted: LiveTables._turn_started, HandOver: LiveTables._hand_over, TableClosed: LiveTables._closed,
+    ConfirmSet: LiveTables._shows, TurnStarted: LiveTables._turn_started, HandOver: LiveTables._hand_over, TableClosed: LiveTables._closed,
 }
 """Every event class the table emits, and what the live runtime does for it: an event class
 missing here is a KeyError at its first emission (and tests/test_events.py fails first)."""

@@ -539,13 +539,15 @@ def either(names: list[str]) -> str:
 def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int, away: bool = False,
                  note: str | None = None, drawn: Card | None = None, confirm_drop: bool = False,
                  deadline: float | None = None, picture: bool = False, hint: str | None = None,
-                 focus: str | None = None, shown: pictures.HandPicture | None = None) -> dict[str, Any]:
+                 focus: str | None = None, shown: pictures.HandPicture | None = None,
+                 pending: tuple[str, str] | None = None, confirms: bool = False) -> dict[str, Any]:
     """The ephemeral message with one player's cards and the plays legal right now, built only
     from what that seat may see (the engine's `SeatView`). `drawn` is the card this seat just
     drew (marked in the hand); `confirm_drop` asks before a drop; `deadline` ends the turn;
     `hint`: the service's line for a player's first hand, if this is it; `focus`: the group picked
     in the first step of a two-step choice (`verb:group`); `shown`: the picture the edited message
-    carries already, kept rather than sent again when it is still right."""
+    carries already, kept rather than sent again when it is still right. `pending`: a pick (verb,
+    value) that waits for this player's word; `confirms`: this player confirms each pick."""
     t = table_id
     hand = sorted_hand(view.hand)
     drawn = drawn if drawn in hand else None
@@ -595,6 +597,14 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
         status += "\nThe stock is empty: drawing ends the hand (the lowest count wins)."
     if deadline is not None and view.my_turn and not away:
         status += f"\nTime runs out {relative_time(deadline)}."
+    names = view.players
+
+    def on_spread(n: int) -> str:
+        return f"spread {n + 1} ({names[view.spreads[n].owner]})"
+
+    waiting = pick_words(legal, pending, on_spread) if view.my_turn and not away else None
+    if waiting is not None:
+        status = f"**{waiting}**? Confirm it, pick another, or cancel."
     if note:
         status = f"{note}\n{status}"
     embed.add_field(name="Now", value=status[:1024], inline=False)
@@ -619,14 +629,18 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     if "claim" in verbs:
         items.append(button(t, Verb.CLAIM, "Claim instant hand", style=discord.ButtonStyle.success, version=moves,
                             row=0))
-    items.append(button(t, Verb.REFRESH, "Refresh", row=0))  # no version: it only shows the hand again
-    names = view.players
+    if waiting is not None:
+        items.append(button(t, Verb.CONFIRM, waiting[:80], style=discord.ButtonStyle.success, version=moves, row=0))
+        items.append(button(t, Verb.REFRESH, "Cancel", row=0))
+        items.append(button(t, Verb.ASK_OFF, "Play it, and stop asking", version=moves, row=0))
+    else:
+        items.append(button(t, Verb.REFRESH, "Refresh", row=0))  # no version: it only shows the hand again
+        if not confirms and view.my_turn and not away and verbs & {"spread", "hit", "discard", "swap"} \
+                and not verbs & {"draw", "take"}:
+            items.append(button(t, Verb.ASK_ON, "Ask before each pick", row=0))
     spreads = [a for a in legal if isinstance(a, Spread)]
     hits = [a for a in legal if isinstance(a, Hit)]
     swaps = [a for a in legal if isinstance(a, Swap)]
-
-    def on_spread(n: int) -> str:
-        return f"spread {n + 1} ({names[view.spreads[n].owner]})"
 
     items.extend(choice_menus(t, moves, focus, [
         (Verb.SPREAD, "Lay a spread…", spreads, spread_text, _natural_group, 1),
@@ -646,6 +660,23 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
                                  value=play_value(a)) for a in swaps
         ], version=moves, row=4))
     return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
+
+
+def pick_words(legal, pending: tuple[str, str] | None, on_spread) -> str | None:
+    """The waiting pick in words (`Discard 7♥`), if it is still one of the legal plays."""
+    if pending is None:
+        return None
+    verb, value = pending
+    action = next((a for a in legal if a.verb == verb and play_value(a) == value), None)
+    if isinstance(action, Discard):
+        return f"Discard {action.card.label}"
+    if isinstance(action, Spread):
+        return f"Lay {spread_text(action)}"
+    if isinstance(action, Hit):
+        return f"Hit {wild_text(action.card, action.stands_for)} on {on_spread(action.spread)}"
+    if isinstance(action, Swap):
+        return f"Swap {action.card.label} for the wild card on {on_spread(action.spread)}"
+    return None
 
 
 def _natural_group(action: Spread) -> tuple[str, str]:

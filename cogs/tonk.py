@@ -17,16 +17,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.commands import CallBigOne, End, SetSideBets
+from bot.commands import CallBigOne, Command, End, Play, SetSideBets, play_from
 from bot.errors import StaleView, UserError
 from bot.service import Person, TableService
 from bot.stats import StatsService
-from bot.table import Level, Scoring, Table
+from bot.table import AskFirst, Level, Scoring, Table
 from engine import PRESET_NAMES, Rules, TonkError
 from engine.help import OPTIONS, help_sections, option_words
 
 from cogs import pictures, render, stats_commands
 from cogs.components import HAND_VERBS, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
+
+PENDING_VERBS = frozenset({Verb.CONFIRM, Verb.ASK_OFF, Verb.ASK_ON})
+"""The private hand's answers about picks that ask first."""
 from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
@@ -410,12 +413,16 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             await self._private_command(interaction, click, edit=False)
         elif verb is Verb.AGAIN:
             await self._play_again(interaction, click)
-        elif verb in PLAYS or verb in HAND_VERBS:
+        elif verb in PLAYS or verb in HAND_VERBS or verb in PENDING_VERBS:
             async with self.live.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
                 try:
                     if verb in PLAYS:
-                        await self._play(interaction, click)
+                        await self._play(interaction, click, click.command(person_of(interaction)))
+                    elif verb in PENDING_VERBS:
+                        await self._pending(interaction, click)
                     else:
+                        if verb is Verb.REFRESH:  # also Cancel of a pick that waits for its player's word
+                            self.live.pending_pick(click.table_id, interaction.user.id)
                         await self._show_hand(interaction, click.table_id, edit=verb is not Verb.HAND,
                                               confirm_drop=verb is Verb.DROP,
                                               focus=click.value if verb is Verb.FOCUS else None)
@@ -427,22 +434,48 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         else:
             await self._table_command(interaction, click)
 
-    async def _play(self, interaction: discord.Interaction, click: Click) -> None:
+    async def _play(self, interaction: discord.Interaction, click: Click, command: Command) -> None:
         """A play from a private hand message; the reply shows the hand after it (the live
-        runtime learnt from the play's event which card a draw brought, and marks it)."""
+        runtime learnt from the play's event which card a draw brought, and marks it). A pick
+        of a seat that confirms picks waits for its player's word instead (nothing changes)."""
         person = person_of(interaction)
-        table = await self.service.apply(click.table_id, person, click.command(person))
+        try:
+            table = await self.service.apply(click.table_id, person, command)
+        except AskFirst as ask:
+            self.live.ask_first(ask.table, person.user_id, click.verb, click.value)
+            await self._hand_reply(interaction, ask.table, person.user_id)
+            return
         # the play is saved and published: the table message shows it even if this reply fails
-        seat = table.seat_required(person.user_id)
-        note = "Done." if table.game is None or table.game.over else None
+        await self._hand_reply(interaction, table, person.user_id,
+                               note="Done." if table.game is None or table.game.over else None)
+
+    async def _pending(self, interaction: discord.Interaction, click: Click) -> None:
+        """The hand's answers to a pick that waits: play it (and maybe stop asking), or ask from now on."""
+        person = person_of(interaction)
+        if click.verb is Verb.ASK_ON:
+            table = await self.service.apply(click.table_id, person, click.command(person))
+            await self._hand_reply(interaction, table, person.user_id, note="From now on, each pick asks first.")
+            return
+        waiting = self.live.pending_pick(click.table_id, person.user_id)
+        if waiting is None or waiting[0] != click.version:
+            raise StaleView("That pick is no longer waiting: pick again.")
+        _, verb, value = waiting
+        await self._play(interaction, click, Play(person.user_id, play_from(str(verb), value), moves=click.version,
+                                                  confirmed=True, stop_asking=click.verb is Verb.ASK_OFF))
+
+    async def _hand_reply(self, interaction: discord.Interaction, table: Table, user_id: int,
+                          note: str | None = None) -> None:
+        """Answer a click on a private hand message with that message, showing `table`."""
+        seat = table.seat_required(user_id)
         message, picture = await self.live.hand_message(table, seat, note=note, message_id=_message_id(interaction))
         await interaction.response.edit_message(**message)
-        self.live.hand_shown(table, person.user_id, interaction, _message_id(interaction), message, picture)
+        self.live.hand_shown(table, user_id, interaction, _message_id(interaction), message, picture)
 
     async def _table_command(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
         person = person_of(interaction)
-        table = await self.service.apply(click.table_id, person, click.command(person))
+        new = click.verb is Verb.JOIN and await self.service.is_new(interaction.guild_id or 0, person.user_id)
+        table = await self.service.apply(click.table_id, person, click.command(person, new_player=new))
         message, picture = await self.live.table_message(table)
         edit = self.live.shown(table)
         try:

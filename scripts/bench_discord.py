@@ -233,6 +233,14 @@ def find_button(message: FakeMessage, prefix: str):
     return next((b for b in message.buttons if b.label and b.label.startswith(prefix) and not b.disabled), None)
 
 
+async def stop_asking(driver, member, hand) -> None:
+    """A new player's first pick asks first: these players are practised, so they play it and
+    stop asking (once per player and table; later picks play at once, as before)."""
+    once = find_button(hand, "Play it, and stop asking")
+    if once is not None:
+        await driver.click("askoff", member, hand, once.custom_id)
+
+
 def find_menu(message: FakeMessage, verb: str):
     return next((s for s in message.selects if f":{verb}-menu" in s.custom_id), None)
 
@@ -366,11 +374,13 @@ async def play_turn(driver: Driver, table: Table) -> None:
         if spread is not None:
             await driver.think(rng)
             await driver.select("spread", member, hand, spread.custom_id, spread.options[0].value)
+            await stop_asking(driver, member, hand)
         discard = find_menu(hand, "discard")
         if discard is not None and HAND_OVER not in hand.text:
             highest = max(discard.options, key=lambda o: card_value(o.label))
             await driver.think(rng)
             await driver.select("discard", member, hand, discard.custom_id, highest.value)
+            await stop_asking(driver, member, hand)
     if HAND_OVER in hand.text:
         table.learn(None, True)
         return

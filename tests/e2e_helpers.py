@@ -123,6 +123,19 @@ def hand_is_over(hand) -> bool:
     return "This hand is over" in hand.text
 
 
+def confirm_button(hand):
+    """The hand's Confirm button while a pick waits for its player's word (new players confirm picks)."""
+    return next((b for b in hand.buttons if ":confirm:" in (b.custom_id or "")), None)
+
+
+async def pick(fake: FakeDiscord, user: str, hand, select, value: str) -> None:
+    """Pick a play from a menu of the hand message `hand`; confirm it if the hand asks first."""
+    await ack(await fake.select(user, select, values=[value]))
+    confirm = confirm_button(hand)
+    if confirm is not None:
+        await ack(await fake.click(user, confirm))
+
+
 async def drop_confirmed(fake: FakeDiscord, user: str, hand) -> None:
     """Drop from the hand message: Drop asks once, then the confirm button drops."""
     await ack(await fake.click(user, button(hand, "Drop")))
@@ -144,12 +157,12 @@ async def play_simple_turn(fake: FakeDiscord, user: str, table_message, *, drop:
         await fake.wait_for(lambda: DRAWN in hand.text or hand_is_over(hand), what="the draw")
     spread = menu(hand, "spread")
     if spread is not None:
-        await ack(await fake.select(user, spread, values=[spread.options[0].value]))
+        await pick(fake, user, hand, spread, spread.options[0].value)
         if hand_is_over(hand):
             return hand
     discard = menu(hand, "discard")
     if discard is None:
         return hand
     highest = max(discard.options, key=lambda o: card_value(o.label))
-    await ack(await fake.select(user, discard, values=[highest.value]))
+    await pick(fake, user, hand, discard, highest.value)
     return hand

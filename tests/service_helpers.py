@@ -15,5 +15,5 @@ def do(service, table_id, person, command, *args):
 
 
 def play(service, table_id, person, verb, value=None, moves=None):
-    """`person` plays `verb` with a control's value (card codes), as a click would."""
-    return service.apply(table_id, person, Play(person.user_id, play_from(verb, value), moves=moves))
+    """`person` plays `verb` with a control's value (card codes), as a click would (a pick confirmed)."""
+    return service.apply(table_id, person, Play(person.user_id, play_from(verb, value), moves=moves, confirmed=True))

@@ -3,7 +3,7 @@
 import asyncio
 import re
 
-from e2e_helpers import (DRAWN, ack, bot_env, button, deal_until_in_play, hand_over, menu, open_hand, play_simple_turn,
+from e2e_helpers import (pick, DRAWN, ack, bot_env, button, deal_until_in_play, hand_over, menu, open_hand, play_simple_turn,
                          reply_text, seat_counts, showdown_payments, turn_name)
 
 PLAYERS = ["alice", "bob", "carol"]
@@ -158,7 +158,7 @@ async def test_restart_mid_hand_loses_nothing(fake_discord, bot_process, tmp_pat
     assert again.embeds[0]["description"].splitlines()[0] == cards.replace("[", "").replace("]", "")
     discard = menu(again, "discard")
     assert discard is not None and button(again, "Draw") is None
-    await ack(await fake.select(name, discard, values=[discard.options[0].value]))
+    await pick(fake, name, again, discard, discard.options[0].value)
     await fake.wait_for(lambda: turn_name(table) not in (None, name.capitalize()), timeout=10, what="the turn to pass")
 
 

@@ -11,7 +11,7 @@ import re
 import json
 import sqlite3
 
-from e2e_helpers import (DRAWN, ack, bot_env, button, menu, open_hand, play_simple_turn, reply_text,
+from e2e_helpers import (pick, DRAWN, ack, bot_env, button, menu, open_hand, play_simple_turn, reply_text,
                          showdown_payments, turn_name)
 from engine import DRAW, Discard, Rules, Spread
 from engine_helpers import C, cards, deal
@@ -128,7 +128,7 @@ async def test_a_slap_race_one_wins_and_the_other_is_told(fake_discord, bot_proc
     hand = await open_hand(fake, winner.lower(), table)
     assert "You slapped" in hand.text and button(hand, "Draw") is None
     discard = menu(hand, "discard")
-    await ack(await fake.select(winner.lower(), discard, values=[discard.options[0].value]))
+    await pick(fake, winner.lower(), hand, discard, discard.options[0].value)
     await fake.wait_for(lambda: turn_name(table) == "Bob" and "may drop, draw" in table.text,
                         what="bob's turn again")
 
@@ -147,12 +147,12 @@ async def test_a_wild_card_spread_names_its_card(fake_discord, bot_process, tmp_
     labels = [o.label for o in spread.options]
     assert "5♠ 6♠ Joker 1 as 7♠" in labels and "5♠ 6♠ Joker 1 as 4♠" in labels, labels
     option = next(o for o in spread.options if o.label == "5♠ 6♠ Joker 1 as 7♠")
-    await ack(await fake.select("alice", spread, values=[option.value]))
+    await pick(fake, "alice", hand, spread, option.value)
     await fake.wait_for(lambda: "Alice spread 5♠ 6♠ Joker 1 as 7♠" in table.text, what="the wild spread")
     assert "1. Alice: 5♠ 6♠ Joker 1 as 7♠" in table.text
     discard = menu(hand, "discard")
     assert {o.label for o in discard.options} == {"K♦", "Q♥", "3♣"}
-    await ack(await fake.select("alice", discard, values=["Kd"]))
+    await pick(fake, "alice", hand, discard, "Kd")
     await fake.wait_for(lambda: turn_name(table) == "Bob", what="bob's turn")
 
 
@@ -172,7 +172,7 @@ async def test_computer_players_slap_after_their_reaction_time(fake_discord, bot
     await stack_hand(process, tmp_path, table, stacked)
     hand = await open_hand(fake, "alice", table)
     discard = menu(hand, "discard")
-    await ack(await fake.select("alice", discard, values=["9s"]))
+    await pick(fake, "alice", hand, discard, "9s")
     # the 9s fits alice's run: a computer slaps it (after its reaction time), then discards one more
     await fake.wait_for(lambda: re.search(r"\(hard\) slapped 9♠ onto spread 1", table.text), timeout=15,
                         what="a computer's slap")

@@ -3,7 +3,7 @@ asks once, and people join or leave between hands without stalling the table."""
 
 import re
 
-from e2e_helpers import (DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, menu,
+from e2e_helpers import (pick, DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, menu,
                          open_hand, play_simple_turn, seat_counts, turn_name)
 from test_bot_e2e import dealt_table, open_table, start_bot, start_table
 
@@ -213,7 +213,7 @@ async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_disc
     await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
     # the table shows the draw: the edit that brings the live hands up to date with it is under way
     await fake.wait_for(lambda: field(table, "Stock") != stock, timeout=10, what="the table to show the draw")
-    await ack(await fake.select(player, menu(hand, "discard"), values=[menu(hand, "discard").options[0].value]))
+    await pick(fake, player, hand, menu(hand, "discard"), menu(hand, "discard").options[0].value)
     # the watcher's hand follows: new text, the same file, still shown in the embed
     await fake.wait_for(lambda: "Your turn" in watching.text, timeout=10, what="the watcher's hand to follow")
     assert field(watching, "Stock") == field(table, "Stock")

@@ -6,7 +6,7 @@ table once."""
 import re
 import sqlite3
 
-from e2e_helpers import DRAWN, ack, button, deal_until_in_play, hand_over, menu, open_hand, reply_text, turn_name
+from e2e_helpers import pick, DRAWN, ack, button, deal_until_in_play, hand_over, menu, open_hand, reply_text, turn_name
 from test_bot_e2e import open_table, start_bot, start_table
 
 
@@ -41,7 +41,7 @@ async def finish_hand(fake, table, people):
             await fake.wait_for(lambda: DRAWN in hand.text or "This hand is over" in hand.text, what="the draw")
             discard = menu(hand, "discard")
             if discard is not None:
-                await ack(await fake.select(user, discard, values=[discard.options[0].value]))
+                await pick(fake, user, hand, discard, discard.options[0].value)
             continue
         await ack(await fake.click(user, button(hand, "Drop")))
         await fake.wait_for(lambda: button(hand, "Drop with") is not None, what="the drop's confirm step")
@@ -147,3 +147,58 @@ async def test_a_draw_click_loads_its_table_once(fake_discord, bot_process, tmp_
     await fake.wait_for(lambda: "drew from the stock" in table.text, what="the table to follow the draw")
     await fake.settle()
     assert len(loads()[before:]) == 1, loads()[before:]
+
+
+async def test_a_new_player_s_pick_asks_first_and_a_practised_player_s_plays_at_once(fake_discord, bot_process,
+                                                                                      tmp_path):
+    from e2e_helpers import confirm_button
+
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    name = turn_name(table)
+    user = name.lower()
+    hand = await open_hand(fake, user, table)
+    if button(hand, "Draw") is not None:
+        await ack(await fake.click(user, button(hand, "Draw")))
+        await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
+    discard = menu(hand, "discard")
+    first, second = discard.options[0], discard.options[-1]
+    # a new player's pick waits for their word: the table has not moved
+    await ack(await fake.select(user, discard, values=[first.value]))
+    assert f"Discard {first.label}" in hand.text and confirm_button(hand) is not None
+    assert turn_name(table) == name
+    # Cancel, or another pick, changes nothing but the question
+    await ack(await fake.click(user, button(hand, "Cancel")))
+    assert confirm_button(hand) is None and turn_name(table) == name
+    await ack(await fake.select(user, menu(hand, "discard"), values=[second.value]))
+    assert f"Discard {second.label}" in hand.text
+    await ack(await fake.click(user, confirm_button(hand)))
+    await fake.wait_for(lambda: turn_name(table) != name, what="the confirmed discard")
+    assert f"discarded {second.label}" in table.text
+    # the other player answers "play it, and stop asking": their next picks play at once
+    other = turn_name(table).lower()
+    hand = await open_hand(fake, other, table)
+    await ack(await fake.click(other, button(hand, "Draw")))
+    await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
+    discard = menu(hand, "discard")
+    await ack(await fake.select(other, discard, values=[discard.options[0].value]))
+    await ack(await fake.click(other, button(hand, "Play it, and stop asking")))
+    await fake.wait_for(lambda: turn_name(table) == name, what="the discard played")
+    # the first player still confirms; then the other's next pick plays at once
+    hand = await open_hand(fake, user, table)
+    await ack(await fake.click(user, button(hand, "Draw")))
+    await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")  # a full stock: the hand goes on
+    discard = menu(hand, "discard")
+    await ack(await fake.select(user, discard, values=[discard.options[0].value]))
+    await ack(await fake.click(user, confirm_button(hand)))
+    await fake.wait_for(lambda: turn_name(table) == other.capitalize(), what=f"{other}'s turn again")
+    hand = await open_hand(fake, other, table)
+    await ack(await fake.click(other, button(hand, "Draw")))
+    await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
+    assert button(hand, "Ask before each pick") is not None  # the way back to being asked
+    discard = menu(hand, "discard")
+    await ack(await fake.select(other, discard, values=[discard.options[0].value]))
+    await fake.wait_for(lambda: turn_name(table) == name, what="a pick that plays at once")

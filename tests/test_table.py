@@ -8,7 +8,7 @@ import pytest
 from bot.errors import StaleView, UserError
 from bot.table import (SCHEMA, HandDealt, HandOver, Level, Ping, Played, Scoring, SeatAway, SeatBack, SeatLeft,
                        SeatTaken, Status, Table, TableClosed, TimedOut, TurnStarted, level_of)
-from engine import DRAW, DROP, Game, NotYourTurn, Rules
+from engine import DRAW, DROP, Game, NotYourTurn, Rules, TonkError
 
 ALICE, BOB, CAROL, EVE = 1, 2, 3, 9
 
@@ -27,9 +27,10 @@ def seated(*names: tuple[int, str]) -> Table:
 
 
 def refused(table: Table, operation, match: str) -> None:
-    """The operation raises a UserError saying `match` and the table is as it was."""
+    """The operation is refused (a TonkError: UserError or the engine's own) saying `match`, and
+    the table is as it was."""
     before = json.dumps(table.to_json())
-    with pytest.raises(UserError, match=match):
+    with pytest.raises(TonkError, match=match):
         operation(table)
     assert json.dumps(table.to_json()) == before
 

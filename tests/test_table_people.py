@@ -185,3 +185,35 @@ def test_three_time_outs_of_the_host_pass_the_table_on():
         table, events = apply(table, TimeOut(table.turn_key))
         assert table.in_play  # time-outs draw and discard: this seeded hand goes on
     assert table.seats[host].away and table.host_user_id == BOB
+
+
+def test_a_seat_that_confirms_picks_is_asked_first_and_nothing_changes_until_it_answers():
+    from bot.commands import SetConfirm
+    from bot.table import AskFirst, ConfirmSet
+    from engine import Discard
+
+    table = lobby()
+    table, _ = apply(table, Join(BOB, "bob", confirm=True))
+    assert table.seats[1].confirm and not table.seats[0].confirm
+    rng = random.Random(2)
+    table, _ = table.apply(Start(ALICE), rng=rng)
+    while not table.in_play:
+        table, _ = table.apply(NextHand(ALICE), rng=rng)
+    while table.to_act != 1:  # alice plays at once: no question for her
+        table, _ = apply(table, Play(ALICE, DRAW))
+        table, _ = apply(table, Play(ALICE, next(a for a in table.game.legal_actions(0) if isinstance(a, Discard))))
+    table, _ = apply(table, Play(BOB, DRAW))  # a button, not a pick: no question
+    discard = next(a for a in table.game.legal_actions(1) if isinstance(a, Discard))
+    before = json.dumps(table.to_json())
+    with pytest.raises(AskFirst) as asked:
+        apply(table, Play(BOB, discard))
+    assert asked.value.table is table and asked.value.action == discard and json.dumps(table.to_json()) == before
+    played, _ = apply(table, Play(BOB, discard, confirmed=True))
+    assert played.to_act == 0 and played.seats[1].confirm  # still asks next time
+    quiet, _ = apply(table, Play(BOB, discard, confirmed=True, stop_asking=True))
+    assert not quiet.seats[1].confirm
+    again, events = apply(quiet, SetConfirm(BOB, True))
+    assert again.seats[1].confirm and events == [ConfirmSet(1, True)]
+    assert apply(again, SetConfirm(BOB, True)) == (again, [])
+    restored = Table.from_json(json.loads(json.dumps(again.to_json())))
+    assert restored.seats[1].confirm  # the choice survives a restart
