@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Action, Rules, RulesError, Slap
+from engine import Action, Rules, Slap
 from engine.help import first_hand_hint
 
 from bot.commands import Command, ComputerPlay

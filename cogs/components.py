@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -20,9 +20,6 @@ from bot.commands import (AddComputer, Back, Command, End, Join, Leave, NextHand
                           SetRule, SlapDiscard, Start, TakeOver, ToggleSideBets, play_from)
 from bot.errors import UserError
 from bot.service import Person
-
-if TYPE_CHECKING:  # pragma: no cover
-    from cogs.tonk import TonkCog
 
 PREFIX = "tonk"
 
@@ -163,9 +160,14 @@ def _parse(match: re.Match[str]) -> tuple[int, Verb, int | None]:
     return int(match["table"]), Verb(match["verb"]), int(match["version"]) if match["version"] else None
 
 
+CLICK_EVENT = "tonk_click"
+"""The client event a click becomes (`on_tonk_click(interaction, click)`): whoever handles clicks
+listens for it, and nothing here needs to know who (no import of the cog, no lookup of it)."""
+RULES_HERE_EVENT = "tonk_rules_here"
+
+
 async def _route(interaction: discord.Interaction, click: Click) -> None:
-    cog: TonkCog = interaction.client.get_cog("Tonk")  # type: ignore[union-attr,assignment]
-    await cog.on_click(interaction, click)
+    interaction.client.dispatch(CLICK_EVENT, interaction, click)
 
 
 class _ClickItem:
@@ -206,8 +208,7 @@ class RulesHereButton(discord.ui.DynamicItem[discord.ui.Button], template=RULES_
         return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: TonkCog = interaction.client.get_cog("Tonk")  # type: ignore[union-attr,assignment]
-        await cog.on_rules_here(interaction)
+        interaction.client.dispatch(RULES_HERE_EVENT, interaction)
 
 
 def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.secondary,

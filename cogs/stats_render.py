@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.stats import PlayerReport, ServerReport, TopReport
-from bot.store import OpponentNet, Tally
+from bot.stats import OpponentNet, PlayerReport, ServerReport, Tally, TopReport
 
 from cogs.render import COLOUR_LOBBY, OUTCOME_WORDS, signed
 

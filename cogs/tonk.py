@@ -26,7 +26,8 @@ from engine import PRESET_NAMES, Rules, TonkError
 from engine.help import OPTIONS, help_sections, option_words
 
 from cogs import pictures, render, stats_commands
-from cogs.components import HAND_VERBS, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
+from cogs.components import (CLICK_EVENT, HAND_VERBS, PLAYS, RULES_HERE_EVENT, Click, RulesHereButton, TonkButton,
+                             TonkSelect, Verb)
 
 PENDING_VERBS = frozenset({Verb.CONFIRM, Verb.ASK_OFF, Verb.ASK_ON})
 """The private hand's answers about picks that ask first."""
@@ -248,6 +249,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         sections = help_sections(house.rules, stake=house.stake)
         await interaction.response.send_message(**render.help_message(sections, where, house.rules), ephemeral=True)
 
+    @commands.Cog.listener(f"on_{RULES_HERE_EVENT}")
     async def on_rules_here(self, interaction: discord.Interaction) -> None:
         """The help's button: the rules of the table in this channel as it is now."""
         try:
@@ -388,6 +390,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
 
     # ------------------------------------------------------------------ clicks
 
+    @commands.Cog.listener(f"on_{CLICK_EVENT}")
     async def on_click(self, interaction: discord.Interaction, click: Click) -> None:
         try:
             async with self.live.replying(click.table_id):

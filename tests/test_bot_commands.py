@@ -109,7 +109,7 @@ async def test_an_idle_lobby_closes(fake_discord, bot_process, tmp_path):
     await start_bot(bot_process, tmp_path, TONK_LOBBY_IDLE="2")
     table = await open_table(fake, joiners=())
     await fake.wait_for(lambda: "idle" in table.text, timeout=10, what="the idle lobby to close")
-    assert not table.buttons
+    assert [b.label for b in table.buttons] == ["Play again"]  # the only control of a closed table
 
 
 async def test_turn_timer_warns_plays_for_the_absent_player_and_hands_the_seat_to_a_computer(
