@@ -16,8 +16,8 @@ from typing import Any
 import discord
 
 from bot.commands import play_value
-from bot.table import (SIDE_BET_NAMES, SLAP_DISCARD, OutcomeKind, PublicSideBet, PublicTable, Scoring, SeatKind,
-                       Status, side_bets_words)
+from bot.sidebets import SIDE_BET_NAMES, PublicSideBet, side_bets_words
+from bot.table import SLAP_DISCARD, OutcomeKind, PublicTable, Scoring, SeatKind, Status
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
 from engine.help import OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural
 from engine.view import PublicEvent, PublicSpread
