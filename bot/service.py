@@ -25,8 +25,8 @@ from engine import Action, Discard, Hit, Rules, RulesError, Slap, Spread, Swap, 
 from engine.help import changed_rules, first_hand_hint, plain_refusal
 
 from bot.errors import StaleView, UserError
-from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
-                       TableClosedError, create_table, current_season, get_guild_settings,
+from bot.store import (ChannelBusyError, Database, Forgotten, GuildSettings, LiveTable, PlayerRef, StaleTableError,
+                       TableClosedError, create_table, current_season, forget_guild, get_guild_settings,
                        get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
                        player_standing, recent_hands, record_finished_hand, retrying, save_table_version,
                        standings, start_new_season, update_guild_settings, write_retrying, write_transaction)
@@ -210,7 +210,8 @@ class TableService:
                          computers: int = 0, level: str = "normal") -> Table:
         settings = await self.guild_settings(guild_id)
         if not settings.allows_channel(channel_id):
-            raise UserError("Tables can't be opened in this channel on this server; ask an admin (/tonk settings).")
+            raise UserError("Tables can't be opened in this channel on this server; ask someone who manages "
+                            "the server (/tonk-admin settings).")
         rules_dict = dict(settings.rules) if preset is None else {"preset": preset}
         if hand_size is not None:
             rules_dict["hand_size"] = hand_size
@@ -434,6 +435,27 @@ class TableService:
                 season = await start_new_season(session, guild_id=guild_id)
                 notes.append(f"The old standings are archived; season {season} begins.")
         return current, notes
+
+    async def forget_server(self, guild_id: int, person: Person) -> Forgotten:
+        """Delete everything kept about server `guild_id` (Manage Server only): its open tables are
+        closed first, as /tonk end closes them (their messages say so, an unfinished hand pays
+        nothing), then every row of the server goes in one transaction."""
+        if not person.is_admin:
+            raise UserError("You need the Manage Server permission for that.")
+        async with self.db.sessions() as session:
+            open_tables = await list_open_tables(session, guild_id=guild_id)
+        for row in open_tables:
+            try:
+                await self.end(row.id, person)  # type: ignore[arg-type]
+            except (UserError, StaleView):  # closed meanwhile
+                pass
+        async with self._writer, self.db.sessions() as session:
+            done = await forget_guild(session, guild_id=guild_id)
+        for table_id in [t for t, table in self._latest.items() if table.guild_id == guild_id]:
+            self.forget(table_id)
+        for key in [k for k in self._played if k[0] == guild_id]:
+            del self._played[key]
+        return done
 
     async def ledger(self, guild_id: int, user_id: int, mode: str | None):
         """(mode, top rows, the user's own standing, season) for /tonk ledger."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 if TYPE_CHECKING:  # pragma: no cover
+    from cogs.admin import TonkAdminCog
     from cogs.tonk import TonkCog
 
 PREFIX = "tonk"
@@ -130,6 +131,30 @@ class RulesHereButton(discord.ui.DynamicItem[discord.ui.Button], template=RULES_
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: TonkCog = interaction.client.get_cog("Tonk")  # type: ignore[union-attr,assignment]
         await cog.on_rules_here(interaction)
+
+
+SERVER_ASKS = ("forget", "season", "keep")
+"""The server-wide confirmations of `/tonk-admin` (forget this server, start a new season) and
+the answer of every confirmation that changes nothing (keep)."""
+ASK_TEMPLATE = rf"{PREFIX}:ask:(?P<what>{'|'.join(SERVER_ASKS)})"
+
+
+class AskButton(discord.ui.DynamicItem[discord.ui.Button], template=ASK_TEMPLATE):
+    """A confirmation's button that is not about one table: `tonk:ask:{what}`; the server is the
+    click's own, and the cog checks again who clicked."""
+
+    def __init__(self, what: str, label: str = "", style=discord.ButtonStyle.secondary) -> None:
+        self.what = what
+        super().__init__(discord.ui.Button(label=label or what, style=style, custom_id=f"{PREFIX}:ask:{what}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /):
+        return cls(match["what"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        cog: TonkAdminCog = interaction.client.get_cog("TonkAdmin")  # type: ignore[union-attr,assignment]
+        await cog.on_ask(interaction, self.what)
 
 
 def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.secondary,

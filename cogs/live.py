@@ -128,6 +128,8 @@ class TableRuntime:
     """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
     turn_started: tuple[str, float] | None = None
     """The turn whose timer runs, and when it began (Unix time)."""
+    closed: Table | None = None
+    """The table as it closed: shown as it is, even once its rows are deleted (/tonk-admin forget)."""
 
     @property
     def idle_now(self) -> bool:
@@ -197,6 +199,7 @@ class LiveTables:
         runtime = self.runtime(table.id)
         self.request_sync(table.id)
         if any(isinstance(e, TableClosed) for e in events) or not table.is_open:
+            runtime.closed = table
             runtime.cancel()
             return
         if table.status is Status.LOBBY:
@@ -260,7 +263,7 @@ class LiveTables:
                 await runtime.replied.wait()
             runtime.dirty = False
             try:
-                table = await self.service.load(runtime.table_id)
+                table = runtime.closed or await self.service.load(runtime.table_id)
                 await self._edit(runtime, table)
                 await self._ping(table)
                 await self._follow_hands(runtime, table)
@@ -388,7 +391,7 @@ class LiveTables:
         return started[1] + await self.turn_seconds(table.guild_id)
 
     async def pictures_on(self, guild_id: int) -> bool:
-        """The server's pictures setting, read once and kept until /tonk settings changes it."""
+        """The server's pictures setting, read once and kept until /tonk-admin settings changes it."""
         on = self._pictures.get(guild_id)
         if on is None:
             on = self._pictures[guild_id] = await self.service.pictures_enabled(guild_id)
@@ -562,7 +565,7 @@ class LiveTables:
         runtime.timer = (key, task)
 
     async def turn_seconds(self, guild_id: int) -> float:
-        """The server's turn timer, read once and kept until /tonk settings changes it."""
+        """The server's turn timer, read once and kept until /tonk-admin settings changes it."""
         seconds = self._turn_seconds.get(guild_id)
         if seconds is None:
             settings = await self.service.guild_settings(guild_id)

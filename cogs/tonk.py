@@ -26,7 +26,7 @@ from engine import PRESET_NAMES, Rules, TonkError
 from engine.help import OPTIONS, help_sections, option_words
 
 from cogs import pictures, render, stats_commands
-from cogs.components import ENGINE_VERB, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
+from cogs.components import ENGINE_VERB, PLAYS, AskButton, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
@@ -93,6 +93,13 @@ def person_of(interaction: discord.Interaction) -> Person:
                   guild_id=interaction.guild_id)
 
 
+NOT_IN_DMS = "Tonk is played in a server's text channels: use /tonk there, not in direct messages."
+NOT_IN_VOICE = ("Tables live in text channels and their threads, not in a voice channel's chat, where a turn "
+                "ping is easy to miss: open one with /tonk new in a text channel.")
+
+
+@app_commands.guild_only()  # on the group: Discord ignores it on a subcommand
+@app_commands.guild_install()
 class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_description="Play Tonk, the knock-rummy"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -117,6 +124,16 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             self.service.listeners.remove(self.live.on_events)
         await self.live.close()
 
+    def in_server(self, interaction: discord.Interaction) -> bool:
+        """Every Tonk command and click is for a server: one clear line anywhere else. Discord
+        offers the commands only in servers (`contexts`), but an old client may still send one."""
+        if interaction.guild_id is None:
+            raise app_commands.NoPrivateMessage(NOT_IN_DMS)
+        return True
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return self.in_server(interaction)
+
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         await self.report_error(interaction, error)
@@ -131,7 +148,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         elif isinstance(error, app_commands.MissingPermissions):
             text = "You need the Manage Server permission for that."
         elif isinstance(error, app_commands.NoPrivateMessage):
-            text = "Tonk tables live in server channels."
+            text = NOT_IN_DMS
         elif isinstance(error, app_commands.CheckFailure):
             text = "You can't use that here."
         else:
@@ -165,6 +182,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                   hand_size: int | None = None, computers: app_commands.Range[int, 0, 5] = 0,
                   level: str = "normal") -> None:
+        if isinstance(interaction.channel, (discord.VoiceChannel, discord.StageChannel)):
+            raise UserError(NOT_IN_VOICE)
         missing = missing_permissions(
             interaction.app_permissions, pictures=await self.service.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
             thread=isinstance(interaction.channel, discord.Thread))
@@ -173,7 +192,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                             "Ask someone who manages the server to allow me that in this channel's permissions, "
                             "then /tonk new again."
                             + (" (Attach Files is for the table pictures: instead, a manager may turn them off "
-                               "with /tonk settings pictures:False.)" if missing == ["Attach Files"] else ""))
+                               "with /tonk-admin settings pictures:False.)" if missing == ["Attach Files"] else ""))
         table = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
@@ -305,7 +324,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             return
         await interaction.edit_original_response(embed=render.history_embed(hands))
 
-    # ------------------------------------------------------------------ /tonk stats, /tonk top, /tonk season
+    # ------------------------------------------------------------------ /tonk stats, /tonk top
     # (the work is in cogs/stats_commands.py; these only declare the commands)
 
     stats_group = app_commands.Group(name="stats", description="Tonk stats: a player's, or this server's",
@@ -353,45 +372,6 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     @top.autocomplete("season")
     async def top_seasons(self, interaction: discord.Interaction, current: int):
         return await stats_commands.season_choices(self.stats, interaction, current)
-
-    @app_commands.command(name="season", description="Name this server's current season, or an ended one (Manage Server)")
-    @app_commands.guild_only()
-    @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.describe(name="The season's name", number="Which season (default: the current one)")
-    async def season(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 50],
-                     number: app_commands.Range[int, 1] | None = None) -> None:
-        await stats_commands.name_season(self.stats, interaction, name=name, number=number)
-
-    # ------------------------------------------------------------------ /tonk settings
-
-    @app_commands.command(name="settings", description="Server defaults for new tables (Manage Server)")
-    @app_commands.guild_only()
-    @app_commands.checks.has_permissions(manage_guild=True)  # checked at run time: Discord ignores
-    # default_permissions on a subcommand, so the check here is what protects it
-    @app_commands.describe(
-        preset="Default house rules", stake="Default stake", scoring="Default scoring mode",
-        turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
-        disallow_channel="Stop this channel hosting tables", all_channels="Let every channel host tables",
-        new_season="Archive the ledger and start a new season",
-        pictures="Show tables and hands as pictures (off: text only)",
-    )
-    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
-    async def settings(self, interaction: discord.Interaction, preset: str | None = None,
-                       stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
-                       turn_timer: app_commands.Range[int, 3, 3600] | None = None,
-                       allow_channel: discord.TextChannel | None = None,
-                       disallow_channel: discord.TextChannel | None = None,
-                       all_channels: bool = False, new_season: bool = False,
-                       pictures: bool | None = None) -> None:
-        guild_id = interaction.guild_id
-        assert guild_id is not None
-        current, notes = await self.service.update_settings(
-            guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
-            allow_channel=allow_channel.id if allow_channel else None,
-            disallow_channel=disallow_channel.id if disallow_channel else None,
-            all_channels=all_channels, new_season=new_season, pictures=pictures)
-        self.live.settings_changed(guild_id)
-        await interaction.response.send_message(embed=render.settings_embed(current, notes), ephemeral=True)
 
     # ------------------------------------------------------------------ clicks
 
@@ -507,9 +487,13 @@ def _message_id(interaction: discord.Interaction) -> int | None:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
-    await bot.add_cog(TonkCog(bot))
+    from cogs.admin import TonkAdminCog
+
+    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton, AskButton)
+    cog = TonkCog(bot)
+    await bot.add_cog(cog)
+    await bot.add_cog(TonkAdminCog(cog))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
+    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton, AskButton)

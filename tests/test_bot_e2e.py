@@ -202,7 +202,7 @@ async def test_a_game_with_computer_players(fake_discord, bot_process, tmp_path)
 async def test_after_a_restart_timers_and_computer_players_carry_on(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     process = await start_bot(bot_process, tmp_path)
-    sent = await fake.slash("admin", "tonk", "tonk settings", turn_timer=4)
+    sent = await fake.slash("admin", "tonk", "tonk-admin settings", turn_timer=4)
     await ack(sent)
     sent = await fake.slash("alice", "tonk", "tonk new", computers=1, level="easy")
     await ack(sent)

@@ -3,9 +3,12 @@
 import io
 import re
 
+import pytest
+
 from PIL import Image
 
 from e2e_helpers import ack, reply_text
+from fakediscord import CommandUnavailable
 from test_bot_e2e import PLAYERS, open_table, play_hand, start_bot, start_table
 
 
@@ -59,8 +62,9 @@ async def test_after_a_game_stats_top_and_the_chart_show_its_figures(fake_discor
 
     # a player with no hands is told so, ephemerally; only a manager names a season
     assert "has not played a hand" in await reply_text(await fake.slash("dave", "tonk", "tonk stats player"))
-    assert "Manage Server" in await reply_text(await fake.slash("alice", "tonk", "tonk season", name="Opening night"))
-    named = await command_message(fake, "admin", "tonk season", name="Opening night")
+    with pytest.raises(CommandUnavailable, match="lacks permissions"):  # members do not see /tonk-admin
+        await fake.slash("alice", "tonk", "tonk-admin season", name="Opening night")
+    named = await command_message(fake, "admin", "tonk-admin season", name="Opening night")
     assert "Season 1: Opening night" in named.text
     assert "Season 1: Opening night" in (await command_message(fake, "carol", "tonk top", category="streak")).text
     # season: offers the server's seasons by name while typing
