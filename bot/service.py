@@ -335,9 +335,20 @@ class TableService:
     async def call_big_one(self, table_id: int, person: Person, hands: int) -> Table:
         return await self.operate(table_id, person, lambda t: t.call_big_one(person.user_id, hands))
 
-    async def end(self, table_id: int, person: Person) -> Table:
-        return await self.operate(table_id, person, lambda t: t.end(person.user_id, person.name,
-                                                                    is_admin=person.is_admin))
+    async def end(self, table_id: int, person: Person, *, hand: int | None = None) -> Table:
+        """Close the table. `hand`: the hand number it was asked at (a confirmation), refused if
+        the table has dealt since, so a late "yes" never closes a hand nobody asked about."""
+        def close(table: Table) -> tuple[Table, list[Event]]:
+            if hand is not None and table.is_open and table.hand_number != hand:
+                raise UserError("The table has moved on since you asked: ask again if you still want it closed.")
+            return table.end(person.user_id, person.name, is_admin=person.is_admin)
+
+        return await self.operate(table_id, person, close)
+
+    async def end_question(self, table_id: int, person: Person) -> tuple[Table, str | None]:
+        """The table, and what closing it now would cost others (None: close at once)."""
+        table = await self.load(table_id, person)
+        return table, table.end_question(person.user_id, is_admin=person.is_admin)
 
     async def computer_step(self, table_id: int, *, choose) -> Table:
         """One play by the computer player to act, if any. A level that searches (expert)

@@ -56,6 +56,9 @@ class Verb(StrEnum):
     """The second step of a house rule: its value (`key=value`), host only."""
     SIDE = "side"
     """A player opts in to the side bets, or out."""
+    CLOSE = "close"
+    """The "yes" of closing a table that asked first (a hand in play, people in the lobby); its
+    version is the hand number it was asked at."""
 
 
 PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD, Verb.CLAIM,

@@ -23,7 +23,7 @@ from engine.help import OPTION_GROUPS, OPTIONS, card_values, not_played, option_
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
-from cogs.components import RulesHereButton, Verb, button, menu, view_of
+from cogs.components import AskButton, RulesHereButton, Verb, button, menu, view_of
 
 COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAY = discord.Colour.green()
@@ -725,6 +725,14 @@ def history_embed(hands) -> discord.Embed:
     embed = discord.Embed(title="Recent hands", description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
     embed.set_footer(text="/tonk history hand:<id> downloads a hand's record.")
     return embed
+
+
+def close_question(table_id: int, hand_number: int, question: str) -> dict[str, Any]:
+    """The ephemeral "are you sure" of closing a table that others are playing or waiting at."""
+    return {"content": f"**Close table {table_id}?** {question}",
+            "view": view_of(button(table_id, Verb.CLOSE, "Close the table", style=discord.ButtonStyle.danger,
+                                   version=hand_number),
+                            AskButton("keep", "Keep it open"))}
 
 
 def settings_embed(settings, notes: list[str]) -> discord.Embed:

@@ -218,7 +218,13 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         table = await self._table_here(interaction)
-        await self.service.end(table.id, person_of(interaction))
+        person = person_of(interaction)
+        table, question = await self.service.end_question(table.id, person)
+        if question is not None:  # a hand in play, or people waiting: ask first
+            await interaction.response.send_message(**render.close_question(table.id, table.hand_number, question),
+                                                    ephemeral=True)
+            return
+        await self.service.end(table.id, person)
         await interaction.response.send_message(f"Table {table.id} closed.", ephemeral=True)
 
     # ------------------------------------------------------------------ /tonk sidebets, /tonk bigone
@@ -385,6 +391,16 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def _answer(self, interaction: discord.Interaction, click: Click) -> None:
         if click.verb in (Verb.RULE, Verb.SET):
             await self._change_rule(interaction, click)
+            return
+        if click.verb is Verb.CANCEL:
+            table, question = await self.service.end_question(click.table_id, person_of(interaction))
+            if question is not None:  # others are waiting in the lobby: ask first
+                await interaction.response.send_message(
+                    **render.close_question(table.id, table.hand_number, question), ephemeral=True)
+                return
+        if click.verb is Verb.CLOSE:  # the "yes" of that question, or of /tonk end's
+            table = await self.service.end(click.table_id, person_of(interaction), hand=click.version)
+            await interaction.response.edit_message(content=f"Table {table.id} closed.", view=None)
             return
         if click.verb not in PLAYS and click.verb not in HAND_VERBS:
             await self._table_call(interaction, click)

@@ -78,8 +78,12 @@ async def test_lobby_leave_cancel_add_computer_and_end(fake_discord, bot_process
     # the channel is free again; /tonk end by a moderator closes a table in play
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
+    await deal_until_in_play(fake, table)
     assert "Only the host" in await command_text(fake, "bob", "tonk end")
-    assert "closed" in await command_text(fake, "admin", "tonk end")
+    question = await (await fake.slash("admin", "tonk", "tonk end")).original()  # a hand in play: asks first
+    assert "is in play" in question.text
+    await ack(await fake.click("admin", question.button("Close the table")), expect=7)
+    assert "closed" in question.text
     await fake.wait_for(lambda: "closed" in table.text and "pays nothing" in table.text, what="the end")
     assert "no open table" in await command_text(fake, "admin", "tonk end")
 
