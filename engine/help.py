@@ -61,6 +61,8 @@ def instant_lines(rules: Rules) -> list[str]:
 
 
 def tonk_out_phrase(rules: Rules) -> str:
+    if rules.first_turn_tonk_out == "double_then_single":  # it replaces what a tonk out pays
+        return f"{stakes(2)} on your first turn, {stakes(1)} later"
     one, two = rules.tonk_out_multiple(1), rules.tonk_out_multiple(2)
     if one == two:
         return stakes(one)

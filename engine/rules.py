@@ -368,11 +368,15 @@ class Rules:
             "all_paid": "Two instant winners: each is paid by the others.",
         }[self.instant_conflict])
         lines.extend(self._describe_house())
-        lines.append({
-            "double": "Tonk out (no cards left, no discard) pays double.",
-            "second_spread": "Tonk out pays double only when made with a second new spread in the turn; otherwise single.",
-            "single": "Tonk out pays a single stake.",
-        }[self.tonk_out_pays])
+        if self.first_turn_tonk_out == "double_then_single":  # it replaces tonk_out_pays (engine/house.py)
+            lines.append("Tonk out (no cards left, no discard) pays double on your first turn; later ones single.")
+        else:
+            lines.append({
+                "double": "Tonk out (no cards left, no discard) pays double.",
+                "second_spread": "Tonk out pays double only when made with a second new spread in the turn; "
+                                 "otherwise single.",
+                "single": "Tonk out pays a single stake.",
+            }[self.tonk_out_pays])
         lines.append("Hits on books allowed." if self.hit_books else "Hits on runs only (no hitting books).")
         if self.waiting:
             cap = " (at most one turn per round)" if self.hit_wait_cap else ""
@@ -427,9 +431,8 @@ def _describe_house(rules: Rules) -> list[str]:
         lines.append("A turn your drop is barred by a hit, you cannot empty your hand either.")
     if rules.hit_spoils_tonk_out:
         lines.append("Once you have hit a spread this hand, going out pays single.")
-    if rules.first_turn_tonk_out == "double_then_single":
-        lines.append("A tonk out on your first turn pays double; later ones single.")
-    elif rules.first_turn_tonk_out == "quadruple_two_spreads":
+    # (first_turn_tonk_out "double_then_single" is said by the tonk out's own line: it replaces it)
+    if rules.first_turn_tonk_out == "quadruple_two_spreads":
         lines.append("Going out on your first turn with two new spreads of your own pays four stakes.")
     if rules.run_out_pays == "double":
         lines.append("A run out (last card discarded) pays double.")
