@@ -58,6 +58,8 @@ class House:
     title: str
     table_id: int | None = None
     """The open table in the channel, if there is one."""
+    turn_timer: int = 90
+    """The server's seconds a turn."""
 
 
 def table_of(row: LiveTable, game=None) -> Table:
@@ -394,13 +396,14 @@ class TableService:
     async def house(self, guild_id: int | None, channel_id: int | None) -> House:
         """The house rules of the table in this channel, else of this server, else the standard game."""
         table = await self.open_in_channel(channel_id) if guild_id and channel_id else None
+        settings = await self.guild_settings(guild_id) if guild_id else None
+        timer = settings.turn_timer_seconds if settings is not None else House.turn_timer
         if table is not None:
             return House(replace(table.rules, scoring=table.scoring.value), table.stake,
-                         f"House rules at table {table.id}", table.id)
-        if guild_id:
-            settings = await self.guild_settings(guild_id)
+                         f"House rules at table {table.id}", table.id, timer)
+        if settings is not None:
             rules = replace(Rules.from_dict(settings.rules), scoring=settings.scoring_mode)
-            return House(rules, settings.stake, "This server's house rules")
+            return House(rules, settings.stake, "This server's house rules", turn_timer=timer)
         return House(Rules(), 1, "This server's house rules")
 
     async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:

@@ -56,6 +56,8 @@ class Verb(StrEnum):
     """The second step of a house rule: its value (`key=value`), host only."""
     SIDE = "side"
     """A player opts in to the side bets, or out."""
+    TABLE_RULES = "tablerules"
+    """The table message's Rules button: this table's house rules, privately."""
     CLOSE = "close"
     """The "yes" of closing a table that asked first (a hand in play, people in the lobby); its
     version is the hand number it was asked at."""

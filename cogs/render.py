@@ -19,7 +19,8 @@ from bot.service import action_arg
 from bot.table import (SIDE_BET_NAMES, SLAP_DISCARD, OutcomeKind, PublicSideBet, PublicTable, Scoring, SeatKind,
                        Status, side_bets_words)
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
-from engine.help import OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural
+from engine.help import (OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural,
+                         rules_label)
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
@@ -55,7 +56,7 @@ def signed(n: int) -> str:
 
 def _footer(table: PublicTable) -> str:
     scoring = "push-ups" if table.scoring is Scoring.PUSHUPS else f"stake {table.stake}"
-    return f"table {table.id} · {table.rules.closest_preset()} · {scoring}"
+    return f"table {table.id} · {rules_label(table.rules)} · {scoring}"
 
 
 def table_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
@@ -370,6 +371,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
                                 row=0, emoji="👋"))
     if table.anyone_away:
         items.append(button(t, Verb.BACK, "I'm back", row=0))
+    items.append(button(t, Verb.TABLE_RULES, "Rules", row=0 if len(items) < 5 else 1))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
     wanted = channel_picture(table) if picture else None
     if wanted is not None and wanted == shown:
@@ -685,14 +687,17 @@ def rules_embed(rules: Rules, title: str) -> discord.Embed:
     return embed
 
 
-def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | None = None) -> dict[str, Any]:
-    """`/tonk help`: the lesson (engine/help.py's sections, one field each) and the button to
-    the rules of the table in this channel."""
+def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | None = None,
+                 bot: discord.Embed | None = None) -> dict[str, Any]:
+    """`/tonk help`: the lesson (engine/help.py's sections, one field each), then `bot` (the
+    buttons and commands, cogs/bot_help.py), and the button to the rules of the table here."""
     embed = discord.Embed(title="Tonk in two minutes", colour=COLOUR_LOBBY,
                           description=f"{where}. Cards: {card_values(rules or Rules())}; low count is good.")
     for heading, body in sections[:25]:
         embed.add_field(name=heading[:256], value=body[:1024], inline=False)
     embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")
+    if bot is not None:
+        return {"embeds": [embed, bot], "view": view_of(RulesHereButton())}
     return {"embed": embed, "view": view_of(RulesHereButton())}
 
 
@@ -740,7 +745,7 @@ def settings_embed(settings, notes: list[str]) -> discord.Embed:
     where = ", ".join(f"<#{c}>" for c in settings.table_channel_ids or []) or "every channel"
     embed = discord.Embed(title="Tonk settings for this server", colour=COLOUR_LOBBY,
                           description="\n".join(notes) or None)
-    embed.add_field(name="House rules", value=rules.closest_preset(), inline=True)
+    embed.add_field(name="House rules", value=rules_label(rules)[:1024], inline=True)
     embed.add_field(name="Stake", value=str(settings.stake), inline=True)
     embed.add_field(name="Scoring", value=settings.scoring_mode, inline=True)
     embed.add_field(name="Turn timer", value=f"{settings.turn_timer_seconds} s", inline=True)

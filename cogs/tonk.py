@@ -25,7 +25,7 @@ from bot.table import Level, Scoring, Table
 from engine import PRESET_NAMES, Rules, TonkError
 from engine.help import OPTIONS, help_sections, option_words
 
-from cogs import pictures, render, stats_commands
+from cogs import bot_help, pictures, render, stats_commands
 from cogs.components import ENGINE_VERB, PLAYS, AskButton, Click, RulesHereButton, TonkButton, TonkSelect, Verb
 from cogs.live import LiveTables
 
@@ -278,7 +278,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
                  else "Under this server's default rules")
         sections = help_sections(house.rules, stake=house.stake)
-        await interaction.response.send_message(**render.help_message(sections, where, house.rules), ephemeral=True)
+        bot = bot_help.bot_help_embed(house.rules, turn_timer=house.turn_timer)
+        await interaction.response.send_message(**render.help_message(sections, where, house.rules, bot),
+                                                ephemeral=True)
 
     async def on_rules_here(self, interaction: discord.Interaction) -> None:
         """The help's button: the rules of the table in this channel as it is now."""
@@ -391,6 +393,11 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def _answer(self, interaction: discord.Interaction, click: Click) -> None:
         if click.verb in (Verb.RULE, Verb.SET):
             await self._change_rule(interaction, click)
+            return
+        if click.verb is Verb.TABLE_RULES:  # nothing changes: this table's rules, to the clicker alone
+            table = await self.service.load(click.table_id, person_of(interaction))
+            embed = render.rules_embed(render.shown_rules(table), f"House rules at table {table.id}")
+            await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         if click.verb is Verb.CANCEL:
             table, question = await self.service.end_question(click.table_id, person_of(interaction))
