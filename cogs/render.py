@@ -20,7 +20,7 @@ from bot.table import (SIDE_BET_NAMES, SLAP_DISCARD, OutcomeKind, PublicSideBet,
                        Status, side_bets_words)
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
 from engine.help import (OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural,
-                         rules_label)
+                         points, rules_label)
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
@@ -290,11 +290,11 @@ def spread_text(spread) -> str:
     return " ".join(wild_text(c, named.get(c)) for c in spread.cards) if spread.cards else "—"
 
 
-def _score_text(table: PublicTable, total: int, pushups: int, *, unit: str) -> str:
-    """`+2 points`, `-1 point`, `1 push-up` (`unit` is singular)."""
+def _score_text(table: PublicTable, total: int, pushups: int) -> str:
+    """`+2 points`, `-1 point`, `1 push-up`: the ledger's one word for each scoring mode."""
     if table.scoring is Scoring.PUSHUPS:
         return plural(pushups, "push-up")
-    return f"{signed(total)} {unit if abs(total) == 1 else unit + 's'}"
+    return points(total, sign=True)
 
 
 def play_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
@@ -314,7 +314,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
             bits.append("away: computer plays")
         if seat.kind is SeatKind.COMPUTER:
             bits.append("computer")
-        bits.append(_score_text(table, seat.total, seat.pushups, unit="pt"))
+        bits.append(_score_text(table, seat.total, seat.pushups))
         lines.append(f"{marker}**{seat.name}** · {' · '.join(bits)}")
     over = table.status is Status.BETWEEN_HANDS
     if out is not None:
@@ -340,7 +340,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     embed.add_field(name="Seats", value="\n".join(lines)[:1024], inline=False)
     if out is not None:
         for i, seat in enumerate(table.seats):
-            money = _score_text(table, out.payments[i], out.pushups[i], unit="point")
+            money = _score_text(table, out.payments[i], out.pushups[i])
             embed.add_field(name=f"{seat.name}: count {out.counts[i]}",
                             value=f"{cards_text(sorted_hand(seat.showdown or ()))}\n{money}"[:1024], inline=True)
     if dealt:
@@ -703,22 +703,26 @@ def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | Non
 
 def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str) -> discord.Embed:
     pushups = mode == "pushups"
-    title = f"Tonk ledger · {guild_name} · season {season} · {'push-ups' if pushups else 'stakes'}"
+    title = f"Tonk ledger · {guild_name} · season {season} · {'push-ups' if pushups else 'points'}"
     if not rows:
         return discord.Embed(title=title, description="No hands played yet this season.", colour=COLOUR_LOBBY)
     lines = []
     for row in rows:
-        score = f"{row.pushups} push-ups" if pushups else signed(row.balance)
+        score = plural(row.pushups, "push-up") if pushups else points(row.balance, sign=True)
         lines.append(f"**{row.rank}.** {row.display_name}: {score} · {plural(row.hands, 'hand')}, "
                      f"{plural(row.wins, 'win')}")
     embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
     if mine is not None and all(r.account != mine.account for r in rows):
-        score = f"{mine.pushups} push-ups" if pushups else signed(mine.balance)
+        score = plural(mine.pushups, "push-up") if pushups else points(mine.balance, sign=True)
         embed.add_field(name="Your place", value=f"**{mine.rank}.** {mine.display_name}: {score}", inline=False)
     elif mine is None:
         embed.add_field(name="Your place", value="You have not played this season.", inline=False)
-    embed.set_footer(text="Low is good in push-ups." if pushups else "Stakes always sum to zero.")
+    embed.set_footer(text=("Low is good in push-ups." if pushups else "Points always sum to zero.") + LEDGER_VS_TOP)
     return embed
+
+
+LEDGER_VS_TOP = (" The ledger is this season's standings in the server's scoring mode, with hands and wins; "
+                 "/tonk top ranks the same points (category net) or any other figure, in any season.")
 
 
 def history_embed(hands) -> discord.Embed:
@@ -728,7 +732,7 @@ def history_embed(hands) -> discord.Embed:
         kind = OUTCOME_WORDS.get(h.outcome, h.outcome)  # type: ignore[call-overload]  # StrEnum keys
         lines.append(f"`{h.hand_id}` {discord.utils.format_dt(h.finished_at, 'R')} · {kind} · {who}")
     embed = discord.Embed(title="Recent hands", description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
-    embed.set_footer(text="/tonk history hand:<id> downloads a hand's record.")
+    embed.set_footer(text="Each player's points from the hand. /tonk history hand:<id> downloads a hand's record.")
     return embed
 
 

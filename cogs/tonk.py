@@ -296,7 +296,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
 
     # ------------------------------------------------------------------ /tonk ledger
 
-    @app_commands.command(name="ledger", description="This server's standings")
+    @app_commands.command(name="ledger", description="This season's standings: points (or push-ups), hands and wins")
     @app_commands.guild_only()
     @app_commands.describe(mode="Stakes balances or push-ups (default: the server's scoring mode)")
     @app_commands.choices(mode=SCORING_CHOICES)
@@ -368,7 +368,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
 
     @app_commands.command(name="top", description="This server's top 10 in a category, and your place")
     @app_commands.guild_only()
-    @app_commands.describe(category="What to rank by (default: net stakes)",
+    @app_commands.describe(category="What to rank by (default: net points)",
                            season="Season number (default: the current one)",
                            min_hands="Hands a player needs to rank by win rate")
     @app_commands.choices(category=stats_commands.CATEGORY_CHOICES)

@@ -32,6 +32,16 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def points(n: int | float, *, sign: bool = False) -> str:
+    """The one word for what a ledger holds, in stakes scoring: `1 point`, `-1 point`, `2 points`,
+    `+1.5 points` (`sign`: `+` before a gain). Push-ups are `plural(n, "push-up")`."""
+    n = round(n, 6)  # sums of shares carry float noise
+    number = str(int(n)) if float(n).is_integer() else f"{n:.1f}"
+    if sign and n > 0:
+        number = "+" + number
+    return f"{number} point" if abs(n) == 1 else f"{number} points"
+
+
 def either(words: list[str]) -> str:
     """`50`, `50 or 49`, `50, 49 or at most 14`."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]

@@ -103,7 +103,7 @@ class InstantHand:
         name = {"low": f"a count of {self.max} or less", "all_faces": "all face cards (J, Q, K)",
                 "all_tens_and_faces": "all tens and face cards"}.get(self.hand, f"a count of {self.hand}")
         when = "on the deal" if self.when == "deal" else "claimed at the start of your first turn"
-        return f"{name[0].upper()}{name[1:]} {when} wins {self.pays} stake(s) from each player."
+        return f"{name[0].upper()}{name[1:]} {when} wins {self.pays} stake{'' if self.pays == 1 else 's'} from each player."
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,10 +387,14 @@ class Rules:
                 f"{hit_turns}{cap}."
             )
         lines.append({
-            "standard": "Caught drop: the dropper pays double to everyone at or under their count; others pay the low player(s).",
-            "low_collects": "Caught drop: low player(s) collect double from the dropper and single from everyone else.",
-            "dropper_pays_all": "Caught drop: the dropper pays one stake per other player to the low player(s).",
-            "equal_or_lower": "Caught drop: the dropper pays single to each at or under their count; low player(s) collect single from the rest.",
+            "standard": "Caught drop: the dropper pays double to everyone at or under their count; the others pay "
+                        "single to each player with the lowest count.",
+            "low_collects": "Caught drop: each player with the lowest count collects double from the dropper and "
+                            "single from everyone else.",
+            "dropper_pays_all": "Caught drop: the dropper pays one stake per other player to each player with the "
+                                "lowest count.",
+            "equal_or_lower": "Caught drop: the dropper pays single to each at or under their count; each player "
+                              "with the lowest count collects single from the rest.",
             "double_to_all": "Caught drop: the dropper pays double to every other player.",
             "five_to_low": "Caught drop: the dropper pays 5 stakes to the low player.",
             "per_player": "Caught drop: the dropper pays 2 stakes per player at the table to each low player.",

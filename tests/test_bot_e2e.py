@@ -95,7 +95,7 @@ async def test_a_full_three_player_game_from_new_to_ledger(fake_discord, bot_pro
     ledger = (await sent.original()).text
     for p in PLAYERS:
         sign = f"+{totals[p]}" if totals[p] > 0 else str(totals[p])
-        assert re.search(rf"{p.capitalize()}: {re.escape(sign)} · 2 hands", ledger), (p, totals, ledger)
+        assert re.search(rf"{p.capitalize()}: {re.escape(sign)} points? · 2 hands", ledger), (p, totals, ledger)
 
 
 async def test_cards_stay_private_and_illegal_plays_are_not_offered(fake_discord, bot_process, tmp_path):
