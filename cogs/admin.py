@@ -99,7 +99,8 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
 
     # ------------------------------------------------------------------ /tonk-admin season
 
-    @app_commands.command(name="season", description="Name this server's current season, or an ended one (Manage Server)")
+    @app_commands.command(name="season",
+                          description="Name this server's current season, or an ended one (Manage Server)")
     @app_commands.checks.has_permissions(manage_guild=True)
     @app_commands.describe(name="The season's name", number="Which season (default: the current one)")
     async def season(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 50],

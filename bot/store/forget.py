@@ -34,7 +34,8 @@ async def forget_guild(session: AsyncSession, *, guild_id: int) -> Forgotten:
     """
     async with write_transaction(session):
         hands = select(Hand.id).where(Hand.guild_id == guild_id).scalar_subquery()
-        await session.exec(delete(HandSeat).where(HandSeat.hand_pk.in_(hands)))  # type: ignore[call-overload,attr-defined]
+        seats = delete(HandSeat).where(HandSeat.hand_pk.in_(hands))  # type: ignore[attr-defined]
+        await session.exec(seats)  # type: ignore[call-overload]
         counts = {}
         for model in (Hand, LiveTable, LedgerEntry, Rival, HandTally, SeasonName, SeasonArchive, GuildSettings):
             result = await session.exec(delete(model).where(model.guild_id == guild_id))  # type: ignore[call-overload]
