@@ -83,6 +83,9 @@ class End(ByPerson):
 
     name: str
     is_admin: bool = False
+    hand: int | None = None
+    """The hand number the closer was asked at (a confirmation): refused if the table has dealt
+    since, so a late "yes" never closes a hand nobody asked about."""
 
 
 # ---------------------------------------------------------------------------- the host's controls

@@ -174,7 +174,7 @@ class StatsService:
                 xs, ys = lines.setdefault(label, ([], []))
                 xs.append(x)
                 ys.append(point.season_balance)
-            return ChartData(f"{name or account}: season balance", "stakes", x_label,
+            return ChartData(f"{name or account}: season balance", "points", x_label,
                              tuple(ChartLine(label, tuple(xs), tuple(ys)) for label, (xs, ys) in lines.items()))
         chart_lines = []
         for other in chosen:
@@ -185,7 +185,7 @@ class StatsService:
                     xs.append(x)
                     ys.append(running)
             chart_lines.append(ChartLine(f"vs {opponent_names.get(other, other)}", tuple(xs), tuple(ys)))
-        return ChartData(f"{name or account}: net against opponents", "stakes", x_label, tuple(chart_lines))
+        return ChartData(f"{name or account}: net against opponents", "points", x_label, tuple(chart_lines))
 
 
 def account_of_user(user_id: int) -> str:

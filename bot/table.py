@@ -621,7 +621,9 @@ class Table:
                 return self.toggle_side_bets(user)
             case CallBigOne(by=user, hands=hands):
                 return self.call_big_one(user, hands)
-            case End(by=user, name=name, is_admin=is_admin):
+            case End(by=user, name=name, is_admin=is_admin, hand=hand):
+                if hand is not None and self.is_open and self.hand_number != hand:
+                    raise UserError("The table has moved on since you asked: ask again if you still want it closed.")
                 return self.end(user, name, is_admin=is_admin)
             case CloseIdle(idle_seconds=seconds):
                 return self.close_idle(now, seconds)
@@ -992,10 +994,27 @@ class Table:
 
     # ------------------------------------------------------------------ closing and bookkeeping
 
-    def end(self, user_id: int, name: str, *, is_admin: bool = False) -> tuple["Table", list[Event]]:
-        """Close the table (host or Manage Server). An unfinished hand pays nothing."""
+    def may_end(self, user_id: int, *, is_admin: bool = False) -> None:
         if user_id != self.host_user_id and not is_admin:
             raise UserError("Only the host or a member with Manage Server can end this table.")
+
+    def end_question(self, user_id: int, *, is_admin: bool = False) -> str | None:
+        """What closing now would cost others, for the closer to confirm first (None: nothing):
+        a hand in play, or people waiting in the lobby. Refused as `end` refuses."""
+        self.may_end(user_id, is_admin=is_admin)
+        if not self.is_open:
+            raise UserError("This table is closed.")
+        if self.status is Status.PLAYING:
+            return f"Hand {self.hand_number} is in play: it pays nothing if the table closes now."
+        waiting = [s.name for s in self.seats if s.is_human and s.user_id != user_id]
+        if self.status is Status.LOBBY and waiting:
+            names = waiting[0] if len(waiting) == 1 else ", ".join(waiting[:-1]) + " and " + waiting[-1]
+            return f"{names} {'is' if len(waiting) == 1 else 'are'} seated, waiting for the deal."
+        return None
+
+    def end(self, user_id: int, name: str, *, is_admin: bool = False) -> tuple["Table", list[Event]]:
+        """Close the table (host or Manage Server). An unfinished hand pays nothing."""
+        self.may_end(user_id, is_admin=is_admin)
         reason = f"Ended by {name}."
         if self.status is Status.PLAYING:
             reason += " The unfinished hand pays nothing."

@@ -135,6 +135,8 @@ class TableRuntime:
     """Each person's pick that waits for their word: (the table's moves, verb, value)."""
     newest: Table | None = None
     """The newest table the service published (the channel shows it, or the service's newer save)."""
+    closed: Table | None = None
+    """The table as it closed: shown as it is, even once its rows are deleted (/tonk-admin forget)."""
 
     @property
     def idle_now(self) -> bool:
@@ -214,6 +216,7 @@ class LiveTables:
     def _resume(self, runtime: TableRuntime, table: Table) -> None:
         self.request_sync(table.id)
         if not table.is_open:
+            runtime.closed = table
             runtime.cancel()
             return
         if table.status is Status.LOBBY:
@@ -254,6 +257,7 @@ class LiveTables:
         self._schedule_slaps(runtime, table)
 
     def _closed(self, runtime: TableRuntime, table: Table, event: TableClosed) -> None:
+        runtime.closed = table
         self.request_sync(table.id)
         runtime.cancel()
 
@@ -313,7 +317,7 @@ class LiveTables:
             try:
                 # the newest saved table, as the service keeps it: no load; a closed table is
                 # no longer kept there, and the event that closed it brought it
-                table = self.service.newest(runtime.table_id) or runtime.newest
+                table = self.service.newest(runtime.table_id) or runtime.closed or runtime.newest
                 if table is None:
                     table = await self.service.load(runtime.table_id)
                 await self._edit(runtime, table)
@@ -447,7 +451,7 @@ class LiveTables:
         return started[1] + await self.turn_seconds(table.guild_id)
 
     async def pictures_on(self, guild_id: int) -> bool:
-        """The server's pictures setting, read once and kept until /tonk settings changes it."""
+        """The server's pictures setting, read once and kept until /tonk-admin settings changes it."""
         on = self._pictures.get(guild_id)
         if on is None:
             on = self._pictures[guild_id] = await self.service.pictures_enabled(guild_id)
@@ -626,7 +630,7 @@ class LiveTables:
         runtime.timer = (key, task)
 
     async def turn_seconds(self, guild_id: int) -> float:
-        """The server's turn timer, read once and kept until /tonk settings changes it."""
+        """The server's turn timer, read once and kept until /tonk-admin settings changes it."""
         seconds = self._turn_seconds.get(guild_id)
         if seconds is None:
             settings = await self.service.guild_settings(guild_id)

@@ -1,4 +1,4 @@
-"""What `/tonk stats player`, `/tonk stats server`, `/tonk top` and `/tonk season` do.
+"""What `/tonk stats player`, `/tonk stats server`, `/tonk top` and `/tonk-admin season` do.
 
 The cog declares the commands (cogs/tonk.py) and calls these functions, which
 ask ``bot.stats`` for the figures and answer with the embeds of

@@ -6,6 +6,9 @@ import json
 import re
 import sys
 
+import pytest
+
+from fakediscord import CommandUnavailable
 from e2e_helpers import ack, bot_env, deal_until_in_play, menu, play_simple_turn, reply_text, turn_name
 from test_bot_e2e import open_table, start_bot, start_table
 
@@ -19,14 +22,18 @@ async def command_text(fake, user, command, **options):
 async def test_settings_are_for_managers_and_change_new_tables(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    refused = await fake.slash("alice", "tonk", "tonk settings", stake=5)
+    with pytest.raises(CommandUnavailable, match="lacks permissions"):  # members do not even see it
+        await fake.slash("alice", "tonk", "tonk-admin settings", stake=5)
+    # a server may show /tonk-admin to more members (its Integrations settings): it still checks
+    next(c for c in fake.commands(fake.guild) if c["name"] == "tonk-admin")["default_member_permissions"] = None
+    refused = await fake.slash("alice", "tonk", "tonk-admin settings", stake=5)
     assert "Manage Server" in await reply_text(refused)
     # one answer per refusal: the tree's error handler alone reports it. A second report would
     # be a followup; with the token expired on the fake's clock it would be refused and recorded
     # as a violation (which fails the test at teardown) instead of waiting here to see none come.
     fake.advance_time(fake.token_lifetime + 1)
     assert refused.followups == []
-    text = await command_text(fake, "admin", "tonk settings", preset="black company", stake=5, scoring="pushups",
+    text = await command_text(fake, "admin", "tonk-admin settings", preset="black company", stake=5, scoring="pushups",
                               turn_timer=30)
     assert "black company" in text and "5" in text and "pushups" in text and "30 s" in text
     # a new table takes the server's defaults
@@ -43,7 +50,7 @@ async def test_settings_are_for_managers_and_change_new_tables(fake_discord, bot
 async def test_tables_only_in_allowed_channels_and_one_per_channel(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    await command_text(fake, "admin", "tonk settings", allow_channel=fake.channel("lobby"))
+    await command_text(fake, "admin", "tonk-admin settings", allow_channel=fake.channel("lobby"))
     assert "can't be opened in this channel" in await command_text(fake, "alice", "tonk new")
     sent = await fake.slash("alice", "lobby", "tonk new")
     await ack(sent)
@@ -71,8 +78,12 @@ async def test_lobby_leave_cancel_add_computer_and_end(fake_discord, bot_process
     # the channel is free again; /tonk end by a moderator closes a table in play
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
+    await deal_until_in_play(fake, table)
     assert "Only the host" in await command_text(fake, "bob", "tonk end")
-    assert "closed" in await command_text(fake, "admin", "tonk end")
+    question = await (await fake.slash("admin", "tonk", "tonk end")).original()  # a hand in play: asks first
+    assert "is in play" in question.text
+    await ack(await fake.click("admin", question.button("Close the table")), expect=7)
+    assert "closed" in question.text
     await fake.wait_for(lambda: "closed" in table.text and "pays nothing" in table.text, what="the end")
     assert "no open table" in await command_text(fake, "admin", "tonk end")
 
@@ -116,7 +127,7 @@ async def test_turn_timer_warns_plays_for_the_absent_player_and_hands_the_seat_t
         fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    await command_text(fake, "admin", "tonk settings", turn_timer=6)
+    await command_text(fake, "admin", "tonk-admin settings", turn_timer=6)
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
     await deal_until_in_play(fake, table)

@@ -4,7 +4,7 @@ import asyncio
 import socket
 import time
 
-from e2e_helpers import ack, bot_env, play_simple_turn, turn_name
+from e2e_helpers import bot_env, end_table, play_simple_turn, turn_name
 from test_bot_e2e import dealt_table, open_table, start_bot, start_table
 
 
@@ -53,8 +53,7 @@ async def test_a_restart_neither_pings_twice_nor_leaves_old_pings_and_end_remove
     else:
         await fake.wait_for(lambda: pings(fake) == [], timeout=10, what="no ping after the hand")
     assert first not in pings(fake)
-    sent = await fake.slash("alice", "tonk", "tonk end")
-    await ack(sent)
+    await end_table(fake, "alice")  # confirmed if a hand is in play
     await fake.wait_for(lambda: "closed" in table.text and pings(fake) == [], timeout=10,
                         what="/tonk end to remove the last ping")
 

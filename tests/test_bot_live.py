@@ -184,7 +184,7 @@ async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_sh
         fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    await ack(await fake.slash("admin", "tonk", "tonk settings", pictures=False))
+    await ack(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=False))
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
     await deal_until_in_play(fake, table)
@@ -192,7 +192,7 @@ async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_sh
     hand = await open_hand(fake, name.lower(), table)
     assert not table.attachments and not hand.attachments and "image" not in table.embeds[0]
     assert "Your turn" in hand.text and "Seats" in table.text
-    await ack(await fake.slash("admin", "tonk", "tonk settings", pictures=True))
+    await ack(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=True))
     await play_simple_turn(fake, name.lower(), table, hand=hand)
     await fake.wait_for(lambda: [a.filename for a in table.attachments] == ["table.png"], timeout=10,
                         what="the table's picture once pictures are on")

@@ -140,8 +140,8 @@ def test_plurals():
     closed = render.table_message(table._close("Ended.")[0].public())
     assert field(closed, "After 1 hand")
     assert "5 cards" in field(render.table_message(table.public()), "Seats")
-    assert render._score_text(table.public(), 1, 1, unit="point") == "+1 point"
-    assert render._score_text(table.public(), -2, 1, unit="point") == "-2 points"
+    assert render._score_text(table.public(), 1, 1) == "+1 point"
+    assert render._score_text(table.public(), -2, 1) == "-2 points"
 
 
 def test_a_newcomer_between_hands_sits_at_the_dealers_right_and_the_deal_passes_on():
