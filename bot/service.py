@@ -417,7 +417,7 @@ class TableService:
             open_tables = await list_open_tables(session, guild_id=guild_id)
         for row in open_tables:
             try:
-                await self.apply(row.id, person, End(person.user_id, person.name, is_admin=True))  # type: ignore[arg-type]
+                await self.apply(row.id, person, End(person.user_id, person.name, is_admin=True, forgetting=True))  # type: ignore[arg-type]
             except (UserError, StaleView):  # closed meanwhile
                 pass
         async with self._writer, self.db.sessions() as session:

@@ -360,6 +360,8 @@ class PublicTable:
     cuts: str | None = None
     outcome: Outcome | None = None
     closed_reason: str | None = None
+    replayable: bool = True
+    """A closed table may be played again (not once its server's data is deleted)."""
     timer_plays: frozenset[int] = frozenset()
     """Which entries of `history` the turn timer played for a player who ran out of time."""
     slap_window: int | None = None
@@ -400,6 +402,8 @@ class Table:
     cuts: str | None = None
     lobby_since: float = 0.0
     closed_reason: str | None = None
+    replayable: bool = True
+    """Play again may open a new lobby from it (False: closed as its server's data is deleted)."""
     message_id: int | None = None
     ping: Ping | None = None
     timer_plays: tuple[int, ...] = ()
@@ -518,6 +522,7 @@ class Table:
             id=self.id, status=self.status, rules=self.rules, stake=self.stake, scoring=self.scoring,
             capacity=self.capacity, hand_number=self.hand_number, seats=tuple(seats),
             cuts=self.cuts if self.hand_number == 1 else None, closed_reason=self.closed_reason,
+            replayable=self.replayable,
             side_bets=self.side_bets.public(self.game, self.seats, self.side_settled), big_one=self.big_one,
         )
         if game is None:
@@ -621,10 +626,11 @@ class Table:
                 return self.toggle_side_bets(user)
             case CallBigOne(by=user, hands=hands):
                 return self.call_big_one(user, hands)
-            case End(by=user, name=name, is_admin=is_admin, hand=hand):
+            case End(by=user, name=name, is_admin=is_admin, hand=hand, forgetting=forgetting):
                 if hand is not None and self.is_open and self.hand_number != hand:
                     raise UserError("The table has moved on since you asked: ask again if you still want it closed.")
-                return self.end(user, name, is_admin=is_admin)
+                table, events = self.end(user, name, is_admin=is_admin)
+                return (replace(table, replayable=False) if forgetting else table), events
             case CloseIdle(idle_seconds=seconds):
                 return self.close_idle(now, seconds)
         raise TypeError(f"not a table command: {command!r}")

@@ -244,7 +244,8 @@ def closed_message(table: PublicTable) -> dict[str, Any]:
     if table.side_bets is not None and table.side_bets.hand and table.outcome is not None:
         embed.add_field(name="Side bets", value=_fit_lines(side_bet_lines(table)), inline=False)
     embed.set_footer(text=f"table {table.id}")
-    again = [button(table.id, Verb.AGAIN, "Play again", style=discord.ButtonStyle.success)] if table.seats else []
+    again = ([button(table.id, Verb.AGAIN, "Play again", style=discord.ButtonStyle.success)]
+             if table.seats and table.replayable else [])
     return {"content": None, "embed": embed, "view": view_of(*again) if again else None}
 
 

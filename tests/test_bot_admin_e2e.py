@@ -9,7 +9,8 @@ from fakediscord import CommandUnavailable
 from fakediscord.model import GUILD_VOICE, MANAGE_GUILD
 from test_bot_e2e import PLAYERS, open_table, play_hand, start_bot, start_table
 
-from cogs.tonk import NOT_IN_DMS, NOT_IN_VOICE
+from cogs.common import NOT_IN_DMS
+from cogs.tonk import NOT_IN_VOICE
 
 
 def options(command) -> set[str]:

@@ -24,7 +24,8 @@ async def test_cancel_of_a_lobby_with_people_in_it_asks_first(fake_discord, bot_
     question = await (await fake.click("alice", table.button("Cancel"))).original()
     await ack(await fake.click("alice", question.button("Close the table")), expect=7)
     assert question.text.startswith("Table") and "closed" in question.text
-    await fake.wait_for(lambda: "closed" in table.text and not table.buttons, what="the lobby to close")
+    await fake.wait_for(lambda: "closed" in table.text and [b.label for b in table.buttons] == ["Play again"],
+                        what="the lobby to close")
 
 
 async def test_a_yes_given_before_the_deal_does_not_close_the_hand_in_play(fake_discord, bot_process, tmp_path):
