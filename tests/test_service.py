@@ -329,7 +329,7 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
     view = await service.leave(view.id, CAROL)
     assert view.status is Status.BETWEEN_HANDS
     labels = [item.item.label for item in render.table_message(view.public())["view"].children]
-    assert labels == ["Next hand", "Join", "Leave"]
+    assert labels == ["Next hand", "Join", "Leave", "Rules"]
     view = await service.next_hand(view.id, BOB)
     assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]
 
