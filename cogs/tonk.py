@@ -131,7 +131,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                   hand_size: int | None = None, computers: app_commands.Range[int, 0, 5] = 0,
                   level: str = "normal") -> None:
-        if isinstance(interaction.channel, (discord.VoiceChannel, discord.StageChannel)):
+        channel_type = getattr(interaction.channel, "type", None)  # also on a channel not in the cache
+        if channel_type in (discord.ChannelType.voice, discord.ChannelType.stage_voice):
             raise UserError(NOT_IN_VOICE)
         missing = missing_permissions(
             interaction.app_permissions, pictures=await self.service.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
