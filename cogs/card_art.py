@@ -112,8 +112,8 @@ def _outline(draw: ImageDraw.ImageDraw, W: int, H: int, fill) -> None:
 # The corner index, as fractions of the card's width: large enough that a card 52 px wide
 # shown at four fifths of its size (a 400 px picture on a 320 px phone screen) still has a
 # rank and a suit over 10 px tall; a fan of cards shows each card's left strip of INDEX_WIDTH.
-RANK_SIZE = 0.35  # the rank's font size (its capitals are about 0.25 of the width tall)
-PIP_SIZE = 0.25  # the suit under it
+RANK_SIZE = 0.37  # the rank's font size (its capitals are about 0.27 of the width tall)
+PIP_SIZE = 0.28  # the suit under it
 INDEX_WIDTH = 0.38  # the strip the index takes
 
 
@@ -133,15 +133,16 @@ def _index(image: Image.Image, card: Card, W: int, H: int) -> None:
     down, bottom right."""
     colour = suit_colour(card)
     pip = round(W * PIP_SIZE)
-    corner = Image.new("RGBA", (round(W * INDEX_WIDTH), round(W * 0.64)), (0, 0, 0, 0))
+    corner = Image.new("RGBA", (round(W * INDEX_WIDTH), round(W * 0.7)), (0, 0, 0, 0))
     cx = corner.width / 2
     top = round(W * 0.05)
-    if card.is_joker:
-        star = Image.new("RGBA", (pip, pip), (0, 0, 0, 0))
-        _draw_star(ImageDraw.Draw(star), pip / 2, pip / 2, pip / 2, colour)
-        corner.alpha_composite(star, (round(cx - pip / 2), top))
+    if card.is_joker:  # a star fills less of its square than a suit: drawn larger
+        size = round(W * 0.3)
+        star = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+        _draw_star(ImageDraw.Draw(star), size / 2, size / 2, size / 2, colour)
+        corner.alpha_composite(star, (round(cx - size / 2), top - round(W * 0.02)))
         rank = _rank_art(str(card.joker), round(W * RANK_SIZE), corner.width - 2, colour)
-        corner.alpha_composite(rank, (round(cx - rank.width / 2), top + pip + round(W * 0.04)))
+        corner.alpha_composite(rank, (round(cx - rank.width / 2), top + size + round(W * 0.02)))
     else:
         rank = _rank_art(card.rank.code, round(W * RANK_SIZE), corner.width - 2, colour)  # type: ignore[union-attr]
         corner.alpha_composite(rank, (round(cx - rank.width / 2), top))

@@ -435,3 +435,9 @@ def shorten(text: str, size: int, width: int) -> str:
         else:
             high = mid - 1
     return "".join(parts[:low]).rstrip() + "…"
+
+
+def reset() -> None:
+    """Forget the chain and everything drawn with it (tests change the chain to prove their checks)."""
+    for cached in (chain, face, runs, text_length, metrics, _emoji, _logged):
+        cached.cache_clear()

@@ -546,7 +546,7 @@ def _draw_piles(canvas: _Canvas, picture: TablePicture, x: int, y: int, pile_h: 
 
 # ---------------------------------------------------------------------------- a private hand
 
-HAND_CARDS = (84, 76, 68, 60)
+HAND_CARDS = (84, 76, 68, 60, 54)
 """The hand's card widths, largest first: the largest whose fan still shows each card's index."""
 HAND_MAX_WIDTH = TABLE_WIDTH
 HAND_MIN_WIDTH = 320
@@ -592,12 +592,13 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
     x0 = MARGIN + 4
     if not n:
         canvas.text((x0, top + card_h / 2), "No cards in hand", NAME, MUTED, "lm")
+    if drawn_at is not None:  # the drawn card's gold edge, under every card (it covers no card's index)
+        x, y = x0 + drawn_at * step, top - RAISE
+        canvas.draw.rounded_rectangle([x - 3, y - 3, x + card_w + 2, y + card_h + 2], radius=10, fill=GOLD)
+        canvas.text((x + min(step, card_w) / 2, y - 4), "drawn", LABEL, GOLD, "md")
     for i, card in enumerate(picture.cards):
         x = x0 + i * step
         y = top - RAISE if i == drawn_at else top
-        if i == drawn_at:
-            canvas.draw.rounded_rectangle([x - 3, y - 3, x + card_w + 2, y + card_h + 2], radius=10, fill=GOLD)
-            canvas.text((x + min(step, card_w) / 2, y - 4), "drawn", LABEL, GOLD, "md")
         visible = None if i == n - 1 or step >= card_w else step
         canvas.card(card, x, y, card_w, visible)
     if side:
@@ -693,6 +694,12 @@ def clear_cache() -> None:
     """Forget every cached picture (the benchmark measures cold renders with it)."""
     _render_table_cached.cache_clear()
     _render_hand_cached.cache_clear()
+
+
+def clear_text() -> None:
+    """Forget every text drawn (after the font chain changed: tests that remove a font)."""
+    clear_cache()
+    _text_stamp.cache_clear()
 
 
 # ---------------------------------------------------------------------------- from the engine
