@@ -411,11 +411,18 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
         colour = PLUS if seat.total > 0 else MINUS if seat.total < 0 else TEXT
         right -= canvas.text((right, top), signed(seat.total), NAME, colour, "ra") + 10
     shown_label = ""
+    notes = _notes(seat)
+    step = 0
+    notes_beside = False  # a shown hand's notes beside its cards, when they leave room for them
     if seat.shown is not None:
         shown_count = seat.count if seat.count is not None else count(seat.shown)
         shown_label = f"count {shown_count}" if seat.shown else "no cards"
+        step = min(SHOWN_STEP, (w - 16 - SHOWN_CARD) // max(1, len(seat.shown) - 1))
+        fan_end = x + 8 + (SHOWN_CARD + step * (len(seat.shown) - 1) if seat.shown else 0)
+        notes_beside = bool(notes) and x + w - 8 - (fan_end + 10) >= 80
         if not compact:
-            right -= canvas.text((right, top + 2), shown_label, LABEL, MUTED, "ra") + 10
+            right_label = " · ".join([shown_label, *([] if notes_beside else notes)])
+            right -= canvas.text((right, top + 2), right_label, LABEL, GOLD if lit and notes else MUTED, "ra") + 10
     name_x = x + 8
     if seat.is_dealer:
         canvas.draw.ellipse([name_x, top + 3, name_x + 22, top + 25], fill=TEXT)
@@ -423,17 +430,13 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
         name_x += 28
     canvas.text((name_x, top), fit(seat.name, NAME, right - name_x), NAME, GOLD if lit else TEXT)
     row = top + NAME_LINE
-    notes = _notes(seat)
     if seat.shown is not None:
-        n = len(seat.shown)
-        room = w - 16 - SHOWN_CARD
-        step = min(SHOWN_STEP, room // max(1, n - 1))
         end = canvas.fan(seat.shown, x + 8, row, SHOWN_CARD, step) if seat.shown else x + 8
         if compact:
             below = " · ".join([shown_label, *notes])
             canvas.text((x + 8, row + card_size(SHOWN_CARD)[1] + 4), fit(below, LABEL, w - 16), LABEL,
                         GOLD if lit else MUTED)
-        elif notes:
+        elif notes_beside:
             note_room = x + w - 8 - (end + 10)
             canvas.text((end + 10, row + 4), fit(" · ".join(notes), LABEL, note_room), LABEL,
                         GOLD if lit else MUTED)

@@ -74,6 +74,9 @@ def check_legible(picture) -> tuple[float, float]:
     k = scale(picture)
     smallest_text = min((cap_height(t.size) * k for t in picture.texts), default=99.0)
     assert smallest_text >= SMALLEST, [(t.text, t.size) for t in picture.texts if cap_height(t.size) * k < SMALLEST]
+    for t in picture.texts:  # and all of it inside the picture, none of it a lone ellipsis
+        assert 0 <= t.box[0] and t.box[2] <= picture.width and 0 <= t.box[1] and t.box[3] <= picture.height, t
+        assert t.text != "…", t
     smallest_card = 99.0
     for box in picture.boxes:
         if box.card is None:

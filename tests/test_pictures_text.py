@@ -99,7 +99,7 @@ def fresh_fonts():
 def test_every_script_and_emoji_is_drawn_with_a_font_that_has_it(script):
     assert features.check("raqm"), "Pillow's raqm layout is needed for Arabic, Hebrew, Devanagari and Thai"
     for name in NAMES[script]:
-        assert fonts.missing_characters(name) == [], name
+        assert fonts.missing_characters(name) == [], (name, fonts.report())  # the report names the package
         assert undrawn(name) == [], name
 
 
