@@ -388,9 +388,30 @@ def _notes(seat: SeatPicture) -> list[str]:
     return notes
 
 
+def _shown_label(seat: SeatPicture) -> str:
+    if seat.shown is None:
+        return ""
+    shown_count = seat.count if seat.count is not None else count(seat.shown)
+    return f"count {shown_count}" if seat.shown else "no cards"
+
+
+def _below_lines(seat: SeatPicture, width: int) -> list[str]:
+    """A compact showdown seat's count and notes, in as many lines as they need at `width`."""
+    lines: list[str] = []
+    for part in [_shown_label(seat), *_notes(seat)]:
+        if lines and text_width(f"{lines[-1]} · {part}", LABEL) <= width:
+            lines[-1] = f"{lines[-1]} · {part}"
+        else:
+            lines.append(part)
+    return lines
+
+
 def _seat_height(picture: TablePicture) -> int:
     if any(s.shown is not None for s in picture.seats):
-        below = LINE + 4 if _compact_showdown(picture) else 0
+        below = 0
+        if _compact_showdown(picture):
+            seat_w = (TABLE_WIDTH - 2 * MARGIN - GAP) // 2
+            below = 4 + LINE * max(len(_below_lines(s, seat_w - 16)) for s in picture.seats)
         return 6 + NAME_LINE + card_size(SHOWN_CARD)[1] + below + 8
     height = 6 + NAME_LINE + 4
     if any(s.cards_in_hand is not None for s in picture.seats):
@@ -410,13 +431,11 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     if seat.total is not None:
         colour = PLUS if seat.total > 0 else MINUS if seat.total < 0 else TEXT
         right -= canvas.text((right, top), signed(seat.total), NAME, colour, "ra") + 10
-    shown_label = ""
+    shown_label = _shown_label(seat)
     notes = _notes(seat)
     step = 0
     notes_beside = False  # a shown hand's notes beside its cards, when they leave room for them
     if seat.shown is not None:
-        shown_count = seat.count if seat.count is not None else count(seat.shown)
-        shown_label = f"count {shown_count}" if seat.shown else "no cards"
         step = min(SHOWN_STEP, (w - 16 - SHOWN_CARD) // max(1, len(seat.shown) - 1))
         fan_end = x + 8 + (SHOWN_CARD + step * (len(seat.shown) - 1) if seat.shown else 0)
         notes_beside = bool(notes) and x + w - 8 - (fan_end + 10) >= 80
@@ -433,9 +452,9 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     if seat.shown is not None:
         end = canvas.fan(seat.shown, x + 8, row, SHOWN_CARD, step) if seat.shown else x + 8
         if compact:
-            below = " · ".join([shown_label, *notes])
-            canvas.text((x + 8, row + card_size(SHOWN_CARD)[1] + 4), fit(below, LABEL, w - 16), LABEL,
-                        GOLD if lit else MUTED)
+            for i, line in enumerate(_below_lines(seat, w - 16)):
+                canvas.text((x + 8, row + card_size(SHOWN_CARD)[1] + 4 + i * LINE), fit(line, LABEL, w - 16), LABEL,
+                            GOLD if lit else MUTED)
         elif notes_beside:
             note_room = x + w - 8 - (end + 10)
             canvas.text((end + 10, row + 4), fit(" · ".join(notes), LABEL, note_room), LABEL,
