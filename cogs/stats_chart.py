@@ -22,8 +22,9 @@ from PIL import Image, ImageDraw
 from bot.stats import ChartData
 from cogs import fonts
 
-WIDTH, HEIGHT = 800, 450
-"""Discord shows an 800 x 450 picture whole in an embed."""
+WIDTH, HEIGHT = 400, 300
+"""Small enough that a phone, which shows a picture about 320 px wide, scales it by four fifths
+only: every text (18 px and more, capitals 13 px) stays over 10 px tall there."""
 SCALE = 2
 """Drawn at twice the size, then scaled down: smooth lines."""
 BACKGROUND = (43, 45, 49)
@@ -32,9 +33,9 @@ FOREGROUND = (219, 222, 225)
 GRID = (78, 80, 88)
 COLOURS = ((87, 242, 135), (88, 101, 242), (254, 231, 92), (235, 69, 158), (237, 66, 69), (59, 165, 93),
            (250, 166, 26), (155, 132, 238))
-SMALL, NORMAL, LARGE = 12, 13, 16
+SMALL, NORMAL, LARGE = 18, 18, 20
 """Font sizes (final pixels): tick labels, legend and axis labels, the title."""
-LEFT, RIGHT, TOP, BOTTOM = 78, 20, 52, 58
+LEFT, RIGHT, TOP, BOTTOM = 72, 18, 40, 60
 """The plot's margins, in final pixels."""
 
 
@@ -76,7 +77,7 @@ def balance_png(chart: ChartData, *, server: str) -> bytes:
 
     xs = [x for line in chart.lines for x in line.hands] or [1]
     ys = [y for line in chart.lines for y in line.values] + [0.0]
-    x_ticks = nice_ticks(min(xs), max(xs), count=8, integer=True)
+    x_ticks = nice_ticks(min(xs), max(xs), count=5, integer=True)
     y_ticks = nice_ticks(min(ys), max(ys), count=5)
     x_low, x_high = x_ticks[0], max(x_ticks[-1], x_ticks[0] + 1)
     y_low, y_high = y_ticks[0], max(y_ticks[-1], y_ticks[0] + 1)
@@ -89,11 +90,11 @@ def balance_png(chart: ChartData, *, server: str) -> bytes:
     for value in y_ticks:
         _, y = point(x_low, value)
         draw.line([(left, y), (right, y)], fill=GRID, width=s if value else 2 * s)
-        _text(image, (left - 8 * s, y), _label(value), small, FOREGROUND, "rm")
+        _text(image, (left - 6 * s, y), _label(value), small, FOREGROUND, "rm")
     for value in x_ticks:
         x, _ = point(value, y_low)
         draw.line([(x, bottom), (x, bottom + 5 * s)], fill=GRID, width=s)
-        _text(image, (x, bottom + 8 * s), _label(value), small, FOREGROUND, "mt")
+        _text(image, (x, bottom + 6 * s), _label(value), small, FOREGROUND, "mt")
     draw.rectangle([left, top, right, bottom], outline=GRID, width=s)
 
     for index, line in enumerate(chart.lines):
@@ -104,24 +105,27 @@ def balance_png(chart: ChartData, *, server: str) -> bytes:
         for x, y in points if len(points) == 1 else ():
             draw.ellipse([x - 4 * s, y - 4 * s, x + 4 * s, y + 4 * s], fill=colour)
     # the legend, top left inside the plot, on a box of its own
+    room = (right - left) * 2 // 3 - 30 * s  # a legend label's room: two thirds of the plot at most
+    labels = [fonts.shorten(line.label, normal, room) for line in chart.lines]
     if chart.lines:
-        widest = max(fonts.text_length(line.label, normal) for line in chart.lines)
-        draw.rectangle([left + 4 * s, top + 4 * s, left + 36 * s + widest, top + (12 + 20 * len(chart.lines)) * s],
+        widest = max(fonts.text_length(label, normal) for label in labels)
+        draw.rectangle([left + 4 * s, top + 4 * s, left + 36 * s + widest, top + (10 + 24 * len(labels)) * s],
                        fill=BACKGROUND, outline=GRID, width=s)
-    for index, line in enumerate(chart.lines):
+    for index, label in enumerate(labels):
         colour = COLOURS[index % len(COLOURS)]
-        key_y = top + (10 + 20 * index) * s
+        key_y = top + (11 + 24 * index) * s
         draw.rectangle([left + 10 * s, key_y, left + 24 * s, key_y + 12 * s], fill=colour)
-        _text(image, (left + 30 * s, key_y + 6 * s), line.label, normal, FOREGROUND, "lm")
+        _text(image, (left + 30 * s, key_y + 6 * s), label, normal, FOREGROUND, "lm")
 
-    _text(image, (left, 18 * s), f"{chart.title} · {server}", large, FOREGROUND, "ls")
-    _text(image, ((left + right) / 2, (HEIGHT - 14) * s), chart.x_label, normal, FOREGROUND, "ms")
+    title = fonts.shorten(f"{chart.title} · {server}", large, (WIDTH - 16) * s)
+    _text(image, (8 * s, 28 * s), title, large, FOREGROUND, "ls")
+    _text(image, ((left + right) / 2, (HEIGHT - 8) * s), chart.x_label, normal, FOREGROUND, "ms")
     # the y label, turned a quarter
     width = fonts.text_length(chart.y_label, normal) + 4 * s
-    label = Image.new("RGB", (width, 20 * s), BACKGROUND)
-    _text(label, (width / 2, 10 * s), chart.y_label, normal, FOREGROUND, "mm")
+    label = Image.new("RGB", (width, 26 * s), BACKGROUND)
+    _text(label, (width / 2, 13 * s), chart.y_label, normal, FOREGROUND, "mm")
     label = label.rotate(90, expand=True)
-    image.paste(label, (6 * s, int((top + bottom) / 2 - label.height / 2)))
+    image.paste(label, (2 * s, int((top + bottom) / 2 - label.height / 2)))
 
     out = io.BytesIO()
     image.reduce(SCALE).save(out, format="PNG", compress_level=3)

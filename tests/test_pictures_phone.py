@@ -161,3 +161,34 @@ def test_a_six_seat_showdown_at_phone_width_keeps_its_heights(tmp_path):
     phone = image.resize((PHONE, round(picture.height * scale(picture))), Image.Resampling.LANCZOS)
     assert phone.width == PHONE and text >= SMALLEST and card >= SMALLEST
     ImageDraw.Draw(phone)  # the scaled picture decodes and draws (docs/pictures/ shows it)
+
+
+def _blob_heights(image: Image.Image, box) -> list[int]:
+    """Heights of the runs of rows holding light ink (text on the chart's dark background) in `box`."""
+    part = image.crop(box).convert("L")
+    rows = [y for y in range(part.height) if any(part.getpixel((x, y)) > 150 for x in range(part.width))]
+    heights, start = [], None
+    for a, b in zip(rows, rows[1:] + [None]):
+        start = a if start is None else start
+        if b is None or b > a + 1:
+            if start > 0 and a < part.height - 1:  # whole in the box: not the edge of something else
+                heights.append(a - start + 1)
+            start = None
+    return heights
+
+
+def test_the_stats_chart_is_legible_at_phone_width():
+    from bot.stats import ChartData, ChartLine
+    from cogs import stats_chart
+
+    values = tuple(float((i * 7) % 23 - 11) for i in range(100))
+    data = ChartData("Balance of 田中太郎", "Balance", "Hands", (ChartLine("Season 1", tuple(range(1, 101)), values),))
+    image = Image.open(io.BytesIO(stats_chart.balance_png(data, server="Сервер")))
+    k = min(1.0, PHONE / image.width)
+    phone = image.convert("RGB").resize((round(image.width * k), round(image.height * k)), Image.Resampling.LANCZOS)
+    # the y axis's numbers, left of the plot (right of the turned label), and the x axis's, under it
+    left, bottom = round(stats_chart.LEFT * k), round((stats_chart.HEIGHT - stats_chart.BOTTOM) * k)
+    y_numbers = _blob_heights(phone, (round(28 * k), round(stats_chart.TOP * k) - 12, left - 2, bottom + 12))
+    x_numbers = _blob_heights(phone, (left, bottom + 3, phone.width, bottom + round(32 * k)))
+    assert len(y_numbers) >= 3 and len(x_numbers) == 1
+    assert min(y_numbers + x_numbers) >= SMALLEST, (y_numbers, x_numbers)
