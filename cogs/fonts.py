@@ -382,14 +382,13 @@ def _code_box(image: Image.Image, x: int, baseline: int, size: int, cluster: str
     tiny = face(chain()[0], max(6, round(size * 0.38)))
     for i, line in enumerate((code[:half], code[half:])):
         draw.text((x + width / 2, top + 2 + i * size * 0.42), line, font=tiny, fill=fill, anchor="mt")
-    if not _logged(cluster):
+    if cluster not in _logged and len(_logged) < 512:  # once per character (and a bounded set of them)
+        _logged.add(cluster)
         log.warning("fonts: no font of the chain draws %r (U+%s); drawn as its code point", cluster, code)
     return width
 
 
-@lru_cache(maxsize=512)
-def _logged(cluster: str) -> bool:
-    return False
+_logged: set[str] = set()
 
 
 def draw(image: Image.Image, x: int, baseline: int, text: str, size: int, fill) -> int:
@@ -439,5 +438,6 @@ def shorten(text: str, size: int, width: int) -> str:
 
 def reset() -> None:
     """Forget the chain and everything drawn with it (tests change the chain to prove their checks)."""
-    for cached in (chain, face, runs, text_length, metrics, _emoji, _logged):
+    for cached in (chain, face, runs, text_length, metrics, _emoji):
         cached.cache_clear()
+    _logged.clear()

@@ -156,6 +156,8 @@ def test_the_chart_draws_names_and_the_server_as_written():
 
 def test_a_character_no_font_has_is_a_visible_code_point_box_and_logged(caplog):
     odd = "\U000F0001"  # private use: in no font of the chain
+    fonts._logged.discard(odd)  # as in a fresh process
+    pictures._text_stamp.cache_clear()
     assert fonts.missing_characters(f"Ann{odd}") == [odd]
     with caplog.at_level(logging.WARNING, logger="cogs.fonts"):
         stamp, _, _ = pictures._text_stamp(f"Ann{odd}", 20, (255, 255, 255), "la")
@@ -163,7 +165,11 @@ def test_a_character_no_font_has_is_a_visible_code_point_box_and_logged(caplog):
     assert stamp.width > plain.width + 10
     box = stamp.crop((plain.width + 1, 0, stamp.width, stamp.height))
     assert box.getbbox() is not None  # ink where the character is: a box with F0001 in it, not nothing
-    assert "U+F0001" in caplog.text
+    assert caplog.text.count("U+F0001") == 1
+    with caplog.at_level(logging.WARNING, logger="cogs.fonts"):
+        pictures._text_stamp.cache_clear()
+        pictures._text_stamp(f"Bob{odd}", 20, (255, 255, 255), "la")
+    assert caplog.text.count("U+F0001") == 1  # logged once, not at every picture
 
 
 def test_names_are_shortened_at_a_grapheme_with_an_ellipsis():
@@ -231,3 +237,23 @@ def test_the_picture_goes_out_with_its_description():
     assert isinstance(file, discord.File) and file.description == picture.alt
     assert file.to_dict(0)["description"] == picture.alt  # what discord.py puts in the request
     assert Image.open(io.BytesIO(picture.png)).size == (picture.width, picture.height)
+
+
+def test_start_up_logs_the_fonts_and_names_the_package_of_a_missing_one(monkeypatch, caplog, fresh_fonts):
+    with caplog.at_level(logging.INFO, logger="cogs.pictures"):
+        pictures.warm()
+    assert "fonts: NotoSans-Regular.ttf" in caplog.text and "missing" not in caplog.text
+    caplog.clear()
+    found = fonts.find
+    monkeypatch.setattr(fonts, "find", lambda file: None if "Emoji" in file else found(file))  # as on a bare host
+    fonts.reset()
+    pictures.clear_text()
+    with caplog.at_level(logging.INFO, logger="cogs.pictures"):
+        pictures.warm()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "NotoColorEmoji.ttf" in warnings[0] and "fonts-noto-color-emoji" in warnings[0]
+    # the picture still comes: the emoji drawn as its code point in a box, not as '?'
+    assert fonts.missing_characters("Sam 🦄") == ["🦄"]
+    picture = render_table(TablePicture((SeatPicture("Sam 🦄", 5), SeatPicture("Ann", 5)), stock=None))
+    assert "Sam 🦄" in [t.text for t in picture.texts]
+    assert fonts.missing_characters("Sam 👍") == []  # an emoji the symbol fonts have is drawn by them, in one colour
