@@ -238,7 +238,7 @@ def _text_stamp(text: str, size: int, fill, anchor: str):
     picture changes, which is now and then (the channel's picture changes with the spreads).
     Text with a red suit or an emoji in colour is RGBA."""
     pieces = _pieces(text)
-    pip = round(size * 0.62)
+    pip = round(size * TEXT_PIP)
     width = sum(pip + 2 if isinstance(p, Suit) else fonts.text_length(p, size) for p in pieces)
     m = fonts.metrics(size)
     ascent, descent = m.ascent, m.descent
@@ -347,6 +347,7 @@ def plural(n: int, word: str) -> str:
 
 NAME = 20  # names and titles
 LABEL = 18  # every other text; the smallest the pictures draw
+TEXT_PIP = 0.72  # a suit in text ("=5♠"), as a share of the text's size: as tall as its capitals and more
 LINE = 26  # a line of LABEL text
 NAME_LINE = 28
 MINI_BACK = 18

@@ -39,6 +39,16 @@ def cap_height(size: int) -> int:
     return box[3] - box[1]
 
 
+@lru_cache(maxsize=None)
+def suit_height(suit: str, size: int) -> int:
+    """The ink height of a suit symbol drawn in text at `size` (measured on its stamp)."""
+    stamp, _, _ = pictures._text_stamp(suit, size, (240, 240, 232), "la")
+    alpha = stamp if stamp.mode == "L" else stamp.getchannel("A")
+    box = alpha.point(lambda v: 255 if v >= 128 else 0).getbbox()
+    assert box is not None
+    return box[3] - box[1]
+
+
 def _ink_rows(image: Image.Image, box) -> list[int]:
     """The rows of `box` holding a suit's ink (red, black, a joker's blue or purple), not the face
     nor the grey edge."""
@@ -74,6 +84,9 @@ def check_legible(picture) -> tuple[float, float]:
     k = scale(picture)
     smallest_text = min((cap_height(t.size) * k for t in picture.texts), default=99.0)
     assert smallest_text >= SMALLEST, [(t.text, t.size) for t in picture.texts if cap_height(t.size) * k < SMALLEST]
+    for t in picture.texts:  # a suit in text ("=5♠", "you drew 10♥") too
+        for suit in set("♠♥♦♣") & set(t.text):
+            assert suit_height(suit, t.size) * k >= SMALLEST, (t.text, t.size)
     for t in picture.texts:  # and all of it inside the picture, none of it a lone ellipsis
         assert 0 <= t.box[0] and t.box[2] <= picture.width and 0 <= t.box[1] and t.box[3] <= picture.height, t
         assert t.text != "…", t
