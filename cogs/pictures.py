@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -642,6 +643,7 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
 ALT_LIMIT = 1024
 """Discord's limit on an attachment's description (MessageAttachmentRequest.description)."""
 RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
 SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
 
 
@@ -656,6 +658,21 @@ def card_words(card: Card) -> str:
 def cards_words(cards, wild=()) -> str:
     stands = dict(wild)
     return ", ".join(card_words(c) + (f" as {card_words(stands[c])}" if c in stands else "") for c in cards)
+
+
+_CARD_IN_TEXT = re.compile(r"\b(10|[2-9AJQK])([♠♥♦♣])\ufe0e?")
+
+
+def spoken(text: str) -> str:
+    """Text as a screen reader should meet it: a card written with its suit symbol ("10♥", which
+    readers say as "10 black heart suit") in words, the middle dots as commas."""
+    def card(match) -> str:
+        rank, suit = match.group(1), SUIT_OF_SYMBOL[match.group(2)]
+        return f"{RANK_NAMES.get(rank, rank)} of {SUIT_WORDS[suit]}"
+
+    text = _CARD_IN_TEXT.sub(card, text)
+    text = re.sub(r" ?([♠♥♦♣])\ufe0e?", lambda m: f" {SUIT_WORDS[SUIT_OF_SYMBOL[m.group(1)]]}", text)
+    return text.replace(" · ", ", ").strip()
 
 
 def _within(parts: list[str], limit: int = ALT_LIMIT) -> str:
@@ -684,7 +701,7 @@ def describe_table(picture: TablePicture) -> str:
         bits += _notes(seat)
         seats.append(", ".join(bits))
     kind = "Showdown" if any(s.shown is not None for s in picture.seats) else "Table"
-    parts = [f"{kind} picture{': ' + picture.title if picture.title else ''}.",
+    parts = [f"{kind} picture{': ' + spoken(picture.title) if picture.title else ''}.",
              "Seats: " + "; ".join(seats) + "."]
     if picture.spreads:
         parts.append("Spreads: " + "; ".join(
@@ -700,7 +717,8 @@ def describe_table(picture: TablePicture) -> str:
 def describe_hand(picture: HandPicture) -> str:
     """A private hand in words: its cards by name, in the picture's order, the one just drawn, the count."""
     shown_count = picture.count if picture.count is not None else count(picture.cards)
-    parts = [f"Your hand{': ' + picture.title if picture.title else ''}.",
+    title = spoken(picture.title)
+    parts = [title + "." if title.lower().startswith("your hand") else f"Your hand{': ' + title if title else ''}.",
              (f"{plural(len(picture.cards), 'card')}: {cards_words(picture.cards)}." if picture.cards
               else "No cards in hand."),
              f"Count {shown_count}."]

@@ -197,6 +197,10 @@ def test_the_hand_is_described_card_by_card():
     assert ("5 cards: king of diamonds, 2 of hearts, joker 1, 10 of clubs, 7 of spades." in alt
             and "Count 30." in alt and "Just drawn: 10 of clubs." in alt)
     assert not set("♠♥♦♣") & set(alt)  # a screen reader says "black heart suit" for those
+    titled = render_hand(HandPicture(cards("Kd 10c"), drawn=Card.parse("10c"), title="Your hand · you drew 10♣")).alt
+    assert titled.startswith("Your hand, you drew 10 of clubs. 2 cards: king of diamonds, 10 of clubs.")
+    assert not set("♠♥♦♣·") & set(titled)
+    assert pictures.spoken("Q♦︎ then ♣") == "queen of diamonds then clubs"
 
 
 def test_the_table_and_the_showdown_are_described_with_their_numbered_spreads():
