@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Suit
 
 SUPERSAMPLE = 3
 CARD_RATIO = 1.4  # height / width, like a poker card

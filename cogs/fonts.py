@@ -403,11 +403,12 @@ def draw(image: Image.Image, x: int, baseline: int, text: str, size: int, fill) 
             for cluster in graphemes(run.text):
                 art = _emoji(cluster, size)
                 at = (x, baseline - round(size * 0.88))
-                if image.mode == "L":
+                if image.mode == "L":  # a mask: the emoji's shape
                     image.paste(fill, at + (at[0] + art.width, at[1] + art.height), art.getchannel("A"))
+                elif image.mode == "RGBA":
+                    image.alpha_composite(art, at)
                 else:
-                    image.alpha_composite(art.convert(image.mode), at) if image.mode == "RGBA" else \
-                        image.paste(art, at, art)
+                    image.paste(art, at, art)
                 x += art.width + 1
         else:
             font = face(run.font, size)

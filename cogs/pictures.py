@@ -536,7 +536,7 @@ def _render_table_cached(picture: TablePicture) -> Picture:
         for number, spread, w in row:
             badge = canvas.badge(sx, sy, number)
             canvas.text((sx + badge + 6, sy), fit(spread.owner, LABEL, w - badge - 6), LABEL, MUTED)
-            step = SPREAD_STEP if len(spread.cards) < 2 else min(SPREAD_STEP, (w - SPREAD_CARD) // (len(spread.cards) - 1))
+            step = min(SPREAD_STEP, (w - SPREAD_CARD) // max(1, len(spread.cards) - 1))
             canvas.fan(spread.cards, sx, sy + LINE + 2, SPREAD_CARD, step)
             stands = dict(spread.wild)
             for i, card in enumerate(spread.cards):

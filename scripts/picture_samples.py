@@ -104,7 +104,8 @@ def main() -> int:
                           ("showdown6", pictures.render_table(world_showdown))):
         (OUT / f"{name}.png").write_bytes(picture.png)
         (OUT / f"{name}_phone.png").write_bytes(phone(picture.png))
-        lines += [f"## {name.replace('_', ' ')}", "", f"![{name}]({name}.png) ![{name} at phone width]({name}_phone.png)",
+        pictured = f"![{name}]({name}.png) ![{name} at phone width]({name}_phone.png)"
+        lines += [f"## {name.replace('_', ' ')}", "", pictured,
                   "", f"{picture.width} x {picture.height} px, {len(picture.png):,} bytes.", "",
                   f"> {picture.alt}", ""]
         print(f"{name}: {picture.width}x{picture.height}, {len(picture.png):,} bytes")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import discord
 import pytest
-from PIL import Image, ImageChops, ImageDraw, features
+from PIL import Image, ImageDraw, features
 
 from bot.stats import ChartData, ChartLine
 from cogs import fonts, pictures, render, stats_chart
