@@ -22,6 +22,7 @@ import bisect
 import logging
 import os
 import struct
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -37,6 +38,10 @@ FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts
 
 EMOJI_SIZE = 109
 """Noto Color Emoji holds bitmaps at this one size: drawn at it, then scaled."""
+
+_lock = threading.RLock()
+"""Held while FreeType measures or draws: the pictures draw on the event loop and the stats chart on
+a worker thread, and a font face (the emoji font's, at its one size) is shared between them."""
 
 
 @dataclass(frozen=True)
@@ -237,10 +242,11 @@ def report() -> list[str]:
 @lru_cache(maxsize=256)
 def face(font: Font, size: int) -> ImageFont.FreeTypeFont:
     """`font` at `size` pixels (the emoji font only at its bitmap size)."""
-    if font.path is None:
-        return ImageFont.load_default(size=max(6, size))  # type: ignore[return-value]
-    return ImageFont.truetype(font.path, EMOJI_SIZE if font.emoji else max(6, size), index=font.index,
-                              layout_engine=layout_engine())
+    with _lock:
+        if font.path is None:
+            return ImageFont.load_default(size=max(6, size))  # type: ignore[return-value]
+        return ImageFont.truetype(font.path, EMOJI_SIZE if font.emoji else max(6, size), index=font.index,
+                                  layout_engine=layout_engine())
 
 
 # ---------------------------------------------------------------------------- graphemes and runs
@@ -337,8 +343,8 @@ class Metrics:
 def metrics(size: int) -> Metrics:
     """Ascent and descent (pixels) of a line of text at `size`: the primary font's, with room for
     the tallest scripts of the chain (Thai and Devanagari marks, Arabic below the line)."""
-    primary = face(chain()[0], size)
-    ascent, descent = primary.getmetrics()
+    with _lock:
+        ascent, descent = face(chain()[0], size).getmetrics()
     return Metrics(round(max(ascent, size * 1.1)), round(max(descent, size * 0.35)))
 
 
@@ -356,16 +362,18 @@ def _run_width(run: Run, size: int) -> int:
 
 @lru_cache(maxsize=2048)
 def text_length(text: str, size: int) -> int:
-    return sum(_run_width(run, size) for run in runs(text))
+    with _lock:
+        return sum(_run_width(run, size) for run in runs(text))
 
 
 @lru_cache(maxsize=256)
 def _emoji(cluster: str, size: int) -> Image.Image:
     """An emoji in colour (RGBA), scaled from the font's bitmap to about `size` pixels tall."""
     font = face(font_for(cluster), EMOJI_SIZE)  # type: ignore[arg-type]
-    left, top, right, bottom = font.getbbox(cluster, anchor="ls")
-    big = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-    ImageDraw.Draw(big).text((-left, -top), cluster, font=font, embedded_color=True, anchor="ls")
+    with _lock:
+        left, top, right, bottom = font.getbbox(cluster, anchor="ls")
+        big = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
+        ImageDraw.Draw(big).text((-left, -top), cluster, font=font, embedded_color=True, anchor="ls")
     height = max(1, round(size * 1.05))
     width = max(1, round(big.width * height / big.height))
     return big.resize((width, height), Image.Resampling.LANCZOS)
@@ -394,6 +402,11 @@ _logged: set[str] = set()
 def draw(image: Image.Image, x: int, baseline: int, text: str, size: int, fill) -> int:
     """Draw `text` with its left end at `x` and its baseline at `baseline`; returns its width.
     On an "L" image `fill` is a coverage value (emoji then draw as their shape); on RGB(A), a colour."""
+    with _lock:
+        return _draw(image, x, baseline, text, size, fill)
+
+
+def _draw(image: Image.Image, x: int, baseline: int, text: str, size: int, fill) -> int:
     pen = ImageDraw.Draw(image)
     for run in runs(text):
         if run.font is None:
