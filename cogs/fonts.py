@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import bisect
 import logging
-import os
 import struct
 import threading
 import unicodedata
@@ -34,7 +33,7 @@ from PIL import Image, ImageDraw, ImageFont, features
 log = logging.getLogger(__name__)
 
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
-"""Where the fonts are looked for (TONK_FONT_DIRS, separated by ':', comes first)."""
+"""Where the fonts are looked for, in this order (where fontconfig and the Debian packages put them)."""
 
 EMOJI_SIZE = 109
 """Noto Color Emoji holds bitmaps at this one size: drawn at it, then scaled."""
@@ -182,8 +181,7 @@ def _builtin_ranges() -> list[tuple[int, int]]:
 
 
 def find(file: str) -> str | None:
-    dirs = [d for d in os.environ.get("TONK_FONT_DIRS", "").split(":") if d] + list(FONT_DIRS)
-    for folder in dirs:
+    for folder in FONT_DIRS:
         root = Path(folder).expanduser()
         if not root.is_dir():
             continue
