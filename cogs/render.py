@@ -83,7 +83,7 @@ def attach(message: dict[str, Any], name: str, picture: pictures.Picture | None)
     if picture is None:
         message["attachments"] = []
         return message
-    message["attachments"] = [discord.File(io.BytesIO(picture.png), filename=name)]
+    message["attachments"] = [discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt or None)]
     message["embed"].set_image(url=f"attachment://{name}")
     return message
 

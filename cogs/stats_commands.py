@@ -54,7 +54,8 @@ async def player(stats: StatsService, interaction: discord.Interaction, *, playe
     png = await asyncio.to_thread(stats_chart.balance_png, data, server=server)
     await interaction.response.send_message(
         embed=stats_render.player_embed(report, server=server, chart=True),
-        file=discord.File(io.BytesIO(png), filename=stats_render.CHART_FILENAME),
+        file=discord.File(io.BytesIO(png), filename=stats_render.CHART_FILENAME,
+                          description=stats_chart.describe(data, server=server)),
     )
 
 

@@ -42,7 +42,8 @@ async def test_after_a_game_stats_top_and_the_chart_show_its_figures(fake_discor
     assert profile.text.count("**2 hands**") == 2  # this season and all time
     chart = profile.attachment("balance.png")
     image = Image.open(io.BytesIO(chart.data))
-    assert (image.format, image.size) == ("PNG", (800, 450))
+    assert (image.format, image.size) == ("PNG", (400, 300))
+    assert chart.description.startswith("Chart: ") and "Carol" in chart.description  # read by screen readers
     assert profile.embeds[0]["image"]["url"] == "attachment://balance.png"
 
     # someone else's, asked for by member, without a chart
