@@ -53,7 +53,9 @@ from cogs import pictures, render
 from cogs.components import Verb, button, view_of
 
 log = logging.getLogger(__name__)
-WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5 s before)
+WARNING_SHARE = 0.25
+"""The turn's warning comes when a quarter of its time is left, at least 5 s before the end
+(`warning_lead`); a timer too short for that is warned at half time."""
 HAND_TOKEN_SECONDS = 14 * 60
 """How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
 HAND_WAIT_SECONDS = 1.0
@@ -164,6 +166,14 @@ class TableRuntime:
                 task.cancel()
         self.timer = None
         self.slaps = None
+
+
+def warning_lead(seconds: float) -> int:
+    """How many whole seconds before a turn of `seconds` runs out its player is warned: a quarter
+    of the turn, at least 5 s, but never more than half the turn (rounded down), so every timer
+    the settings accept (3 s and up) has its warning: 3 s warns with 1 s left, 4 or 5 s with 2 s,
+    6 s with 3 s, 10 s and up with a quarter (at least 5 s). 0: no warning (under 2 s)."""
+    return int(min(max(5.0, seconds * WARNING_SHARE), seconds // 2))
 
 
 def people_may_slap(table: Table) -> bool:
@@ -578,11 +588,11 @@ class LiveTables:
         table's ids only, not the `Table` it began with (a stale copy of the game)."""
         try:
             seconds = await self.turn_seconds(guild_id)
-            warn_at = max(0.0, seconds - max(5.0, seconds * WARNING_SHARE))
-            if warn_at > 0:
-                await asyncio.sleep(warn_at)
-                await self._warn(table_id, key, seconds - warn_at)
-                await asyncio.sleep(seconds - warn_at)
+            lead = warning_lead(seconds)
+            if lead > 0:
+                await asyncio.sleep(seconds - lead)
+                await self._warn(table_id, key, lead)
+                await asyncio.sleep(lead)
             else:
                 await asyncio.sleep(seconds)
             await self.service.time_out(table_id, key)
@@ -593,12 +603,12 @@ class LiveTables:
         except Exception:
             log.exception("table %s: the turn timer failed", table_id)
 
-    async def _warn(self, table_id: int, key: str, left: float) -> None:
+    async def _warn(self, table_id: int, key: str, left: int) -> None:
         table = await self.service.load(table_id)
         if table.turn_key != key:
             return
         user_id = table.seats[table.to_act].user_id  # type: ignore[index]
-        text = (f"<@{user_id}>, ⏰ {plural(int(left), 'second')} left in your turn: then the bot draws and "
+        text = (f"<@{user_id}>, ⏰ {plural(left, 'second')} left in your turn: then the bot draws and "
                 f"discards your highest card for you.")
         channel = self.client.get_partial_messageable(table.channel_id)
         try:
