@@ -63,7 +63,11 @@ PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HI
 ENGINE_VERB = {Verb.DROP_CONFIRM: "drop"}
 _VERBS = "|".join(v.value for v in Verb)
 BUTTON_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})(?::(?P<version>[0-9]{{1,9}}))?"
-SELECT_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
+SELECT_TEMPLATE = (rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
+                   r"(?::(?P<tag>[a-z]{1,16}))?")
+"""A menu's custom id may end in a tag that only keeps two menus of one message apart (Discord
+refuses a message whose custom ids repeat): the two-step choice's menus, `focus-menu:{moves}:spread`
+and `...:hit`. The click ignores it: the picked value names the kind of play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +80,11 @@ class Click:
     values: tuple[str, ...] = ()
 
 
-def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False) -> str:
+def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False,
+              tag: str | None = None) -> str:
     name = f"{verb}-menu" if menu else str(verb)
-    return f"{PREFIX}:{table_id}:{name}" + (f":{version}" if version is not None else "")
+    return (f"{PREFIX}:{table_id}:{name}" + (f":{version}" if version is not None else "")
+            + (f":{tag}" if tag is not None else ""))
 
 
 def _parse(match: re.Match[str]) -> tuple[int, Verb, int | None]:
@@ -142,9 +148,9 @@ def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.s
 
 
 def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.SelectOption], *,
-         version: int | None = None, row: int | None = None) -> TonkSelect:
+         version: int | None = None, row: int | None = None, tag: str | None = None) -> TonkSelect:
     return TonkSelect(discord.ui.Select(
-        placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True),
+        placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True, tag=tag),
         row=row, min_values=1, max_values=1,
     ), table_id, verb, version)
 

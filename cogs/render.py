@@ -617,7 +617,8 @@ def _natural_group(action: Spread) -> tuple[str, str]:
 def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord.ui.Item[Any]]:
     """One menu per kind of play (verb, placeholder, actions, label, group, row). A menu holds 25
     options: more plays than that become two steps, a menu of groups (`Verb.FOCUS`, its value
-    `verb:group`) whose pick shows the hand again with that group's plays in the menu."""
+    `verb:group`) whose pick shows the hand again with that group's plays in the menu. A group of
+    more than 25 plays (a pair of naturals with several wild cards) is offered in parts."""
     items: list[discord.ui.Item[Any]] = []
     for verb, placeholder, actions, label, group_of, row in choices:
         actions = list(dict.fromkeys(actions))  # one option per play: Discord refuses repeated values
@@ -625,20 +626,39 @@ def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord
             continue
         prefix = f"{verb}:"
         if len(actions) > MENU_OPTIONS:
+            groups = _choice_groups(actions, group_of)
             chosen = focus[len(prefix):] if focus and focus.startswith(prefix) else None
-            inside = [a for a in actions if group_of(a)[0] == chosen]
+            inside = next((members for key, _, members in groups if key == chosen), [])
             if not inside:
-                groups = dict(group_of(a) for a in actions)
                 items.append(menu(t, Verb.FOCUS, f"{placeholder} (choose the cards first)", [
                     discord.SelectOption(label=words[:100], value=f"{prefix}{key}"[:100])
-                    for key, words in list(groups.items())[:MENU_OPTIONS]
-                ], version=moves, row=row))
+                    for key, words, _ in groups[:MENU_OPTIONS]
+                ], version=moves, row=row, tag=str(verb)))  # two such menus may show at once
                 continue
             actions = inside
         items.append(menu(t, verb, placeholder, [
             discord.SelectOption(label=label(a)[:100], value=action_arg(a)) for a in actions[:MENU_OPTIONS]
         ], version=moves, row=row))
     return items
+
+
+def _choice_groups(actions, group_of) -> list[tuple[str, str, list]]:
+    """(key, words, plays) of each group of a two-step choice, in the plays' order; a group of
+    more plays than a menu holds split into parts (`key~2`: "... (2 of 3)")."""
+    groups: dict[str, tuple[str, list]] = {}
+    for action in actions:
+        key, words = group_of(action)
+        groups.setdefault(key, (words, []))[1].append(action)
+    out = []
+    for key, (words, members) in groups.items():
+        if len(members) <= MENU_OPTIONS:
+            out.append((key, words, members))
+            continue
+        parts = -(-len(members) // MENU_OPTIONS)
+        for part in range(parts):
+            out.append((f"{key}~{part + 1}", f"{words} ({part + 1} of {parts})",
+                        members[part * MENU_OPTIONS:(part + 1) * MENU_OPTIONS]))
+    return out
 
 
 def hand_between(table_id: int, hand_number: int) -> dict[str, Any]:
