@@ -130,6 +130,8 @@ class TableRuntime:
     """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
     turn_started: tuple[str, float] | None = None
     """The turn whose timer runs, and when it began (Unix time)."""
+    ping_deadline: tuple[str, float | None] | None = None
+    """The turn and the deadline the turn's ping (or its warning) shows, when this process sent it."""
 
     @property
     def idle_now(self) -> bool:
@@ -311,11 +313,12 @@ class LiveTables:
         key = table.turn_key
         wanted = key is not None and not table.is_computer_turn
         old = table.ping
+        channel = self.client.get_partial_messageable(table.channel_id)
         if wanted and old is not None and old.turn == key:
+            await self._ping_follows_deadline(table, old)
             return
         if old is None and not wanted:
             return
-        channel = self.client.get_partial_messageable(table.channel_id)
         if old is not None:
             try:
                 await channel.get_partial_message(old.message_id).delete()
@@ -325,16 +328,39 @@ class LiveTables:
         if wanted:
             user_id = table.seats[table.to_act].user_id  # type: ignore[index]
             deadline = await self.deadline(table)
-            when = f": time runs out {render.relative_time(deadline)}" if deadline is not None else ""
             message = await channel.send(
-                f"<@{user_id}>, your turn at the Tonk table{when}.",
+                self._ping_text(user_id, deadline),  # type: ignore[arg-type]
                 view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(user_id)]),  # type: ignore[arg-type]
             )
             ping = Ping(message.id, key)  # type: ignore[arg-type]
+            self.runtime(table.id).ping_deadline = (key, deadline)  # type: ignore[assignment]
         if table.is_open and await self.service.set_ping(table.id, ping) is None and ping is not None:
             # the table closed meanwhile: the new ping must not outlive it
             await channel.get_partial_message(ping.message_id).delete()
+
+    async def _ping_follows_deadline(self, table: Table, ping: Ping) -> None:
+        """The ping of the turn in play shows the deadline the table shows. A restart restarts the
+        turn's timer (the bot was away, the player may have been unable to play): the ping it
+        finds, sent by the process before, is edited to the new deadline (an edit notifies nobody)."""
+        runtime = self.runtime(table.id)
+        deadline = await self.deadline(table)
+        if runtime.ping_deadline == (ping.turn, deadline):
+            return
+        runtime.ping_deadline = (ping.turn, deadline)
+        user_id = table.seats[table.to_act].user_id  # type: ignore[index]
+        message = self.client.get_partial_messageable(table.channel_id).get_partial_message(ping.message_id)
+        try:
+            await message.edit(content=self._ping_text(user_id, deadline),  # type: ignore[arg-type]
+                               view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(user_id)]))  # type: ignore[arg-type,list-item]
+        except discord.NotFound:
+            pass  # removed meanwhile: the next turn's ping is sent as usual
+
+    @staticmethod
+    def _ping_text(user_id: int, deadline: float | None) -> str:
+        when = f": time runs out {render.relative_time(deadline)}" if deadline is not None else ""
+        return f"<@{user_id}>, your turn at the Tonk table{when}."
 
     @staticmethod
     def _ping_view(table: Table) -> discord.ui.View:
@@ -617,7 +643,11 @@ class LiveTables:
                 users=[discord.Object(user_id)]))  # type: ignore[arg-type]
             if await self.service.set_ping(table_id, Ping(sent.id, key)) is None:
                 await sent.delete()
-            elif table.ping is not None:
+                return
+            runtime = self.tables.get(table_id)
+            if runtime is not None:
+                runtime.ping_deadline = (key, await self.deadline(table))
+            if table.ping is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(table.ping.message_id).delete()
         except discord.HTTPException:

@@ -1,10 +1,11 @@
 """The bot across restarts and stops: turn pings sent once and cleaned up, a prompt exit."""
 
 import asyncio
+import re
 import socket
 import time
 
-from e2e_helpers import ack, bot_env, play_simple_turn, turn_name
+from e2e_helpers import ack, bot_env, open_hand, play_simple_turn, turn_name
 from test_bot_e2e import dealt_table, open_table, start_bot, start_table
 
 
@@ -57,6 +58,33 @@ async def test_a_restart_neither_pings_twice_nor_leaves_old_pings_and_end_remove
     await ack(sent)
     await fake.wait_for(lambda: "closed" in table.text and pings(fake) == [], timeout=10,
                         what="/tonk end to remove the last ping")
+
+
+def deadline(text: str) -> str | None:
+    """The turn's deadline a message shows (Discord's relative timestamp)."""
+    found = re.findall(r"<t:(\d+):R>", text)
+    return found[0] if found else None
+
+
+async def test_after_a_restart_the_ping_shows_the_deadline_the_table_shows(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    process, table, player = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    ping = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the turn ping")
+    await fake.wait_for(lambda: deadline(table.text) is not None, what="the table's deadline")
+    before = deadline(ping.content)
+    assert before == deadline(table.text)
+    await process.stop()
+    await process.start()
+    # the restarted bot times the turn afresh: the table shows a later deadline ...
+    await fake.wait_for(lambda: deadline(table.text) not in (None, before), timeout=15,
+                        what="the table's new deadline after the restart")
+    # ... and the ping, the same message (the same turn: nobody is pinged twice), shows it too
+    await fake.wait_for(lambda: deadline(ping.content) == deadline(table.text), timeout=10,
+                        what="the ping to show the table's deadline")
+    assert pings(fake) == [ping] and str(fake.user(player).id) in ping.content
+    assert ping.button("My hand") is not None
+    hand = await open_hand(fake, player, table)
+    assert deadline(hand.text) == deadline(table.text)
 
 
 async def test_sigterm_while_discord_is_unreachable_exits_promptly(fake_discord, bot_process, tmp_path):
