@@ -29,6 +29,10 @@ class TonkBot(commands.AutoShardedBot):
     """Runs the shards of SHARD_IDS (all by default) and drives only their servers' tables."""
 
     def __init__(self, *, settings: Settings, db: Database):
+        # the bot never joins a voice channel: discord.py's warnings that its voice libraries
+        # (PyNaCl, davey) are missing say nothing about this bot, and would alarm its operator
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,

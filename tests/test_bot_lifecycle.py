@@ -87,6 +87,18 @@ async def test_after_a_restart_the_ping_shows_the_deadline_the_table_shows(fake_
     assert deadline(hand.text) == deadline(table.text)
 
 
+async def test_the_start_up_log_says_what_happened_in_plain_words(fake_discord, bot_process, tmp_path):
+    process = await start_bot(bot_process, tmp_path)
+    first = process.output()
+    assert "database: created the bot's tables (schema version" in first
+    # nothing about voice, which the bot never uses, and no warning on an ordinary start
+    assert "voice" not in first.lower() and " WARNING " not in first, first
+    await process.stop()
+    await process.start()
+    again = process.output()[len(first):]
+    assert "created" not in again and "upgraded" not in again and " WARNING " not in again, again
+
+
 async def test_sigterm_while_discord_is_unreachable_exits_promptly(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     process = await start_bot(bot_process, tmp_path)
