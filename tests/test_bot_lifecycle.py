@@ -99,6 +99,25 @@ async def test_the_start_up_log_says_what_happened_in_plain_words(fake_discord, 
     assert "created" not in again and "upgraded" not in again and " WARNING " not in again, again
 
 
+async def test_moving_from_a_dev_server_to_global_commands_leaves_no_duplicates(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    guild = str(fake.guild.id)
+    process = bot_process(env=bot_env(tmp_path, DEV_GUILD_ID=guild))
+    await process.start()
+    await fake.wait_for(lambda: [c["name"] for c in fake.guild_commands.get(fake.guild.id, [])] == ["tonk"],
+                        what="the commands synced to the dev server")
+    assert fake.global_commands == []
+    await process.stop()
+    # global from now on; the old dev server's commands are cleared once
+    process = bot_process(env=bot_env(tmp_path, CLEAR_GUILD_COMMANDS=guild))
+    await process.start()
+    await fake.wait_for(lambda: [c["name"] for c in fake.commands(fake.guild)] == ["tonk"], timeout=10,
+                        what="one /tonk in the server: the global one")
+    assert fake.guild_commands.get(fake.guild.id) == [] and [c["name"] for c in fake.global_commands] == ["tonk"]
+    assert f"removed this bot's server-level commands in server {guild}" in process.output()
+    await ack(await fake.slash("alice", "tonk", "tonk help"))
+
+
 async def test_sigterm_while_discord_is_unreachable_exits_promptly(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     process = await start_bot(bot_process, tmp_path)
