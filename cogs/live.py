@@ -14,8 +14,12 @@ Each seated person has at most one live private hand message per table (`LiveHan
 interaction that last showed it (their click on My hand, the ping's button, or any button of
 the hand) lends its webhook token, valid 15 minutes and renewed by every click, and the
 channel's edits bring the hand up to date with it whenever the table moved on. Opening the
-hand again replaces the old message. Once the token is too old, the next ping's button
-brings the hand back. The hand is rendered from the seat's `SeatView` only.
+hand again replaces the old message. Before the token runs out (`hand_follow_seconds`, 14 minutes)
+the hand retires: its message says it no longer follows the game, with a button that brings the live
+hand back (a new click, a new token), so no message is left claiming to be current. Whoever is seated
+in the hand in play with a hand that no longer follows is told in the channel, one short note with
+My hand for all of them, at most once per person and deal; the player to act has the turn ping.
+The hand is rendered from the seat's `SeatView` only.
 
 Pictures and requests cost most of a click, so nothing is drawn or sent that would not change
 what a reader sees. The channel's picture shows the seats, the spreads and the showdown (whose
@@ -57,7 +61,9 @@ WARNING_SHARE = 0.25
 """The turn's warning comes when a quarter of its time is left, at least 5 s before the end
 (`warning_lead`); a timer too short for that is warned at half time."""
 HAND_TOKEN_SECONDS = 14 * 60
-"""How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
+"""How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes.
+Then the hand retires: its message says it no longer follows the game (the settings'
+`hand_follow_seconds`, this by default)."""
 HAND_WAIT_SECONDS = 1.0
 """How long a click on the live hand message waits for that message's edit in flight."""
 ORIGINAL = "@original"
@@ -88,10 +94,15 @@ class LiveHand:
     since: float = field(default_factory=time.monotonic)
     gone: bool = False
     """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
+    retired: bool = False
+    """Its token is about to expire: the message says it no longer follows the game, and is left."""
+    retire: asyncio.TimerHandle | None = None
+    """When it retires (`follow_seconds` after the click that lent the token)."""
+    follow_seconds: float = HAND_TOKEN_SECONDS
 
     @property
     def fresh(self) -> bool:
-        return time.monotonic() - self.since < HAND_TOKEN_SECONDS
+        return not self.retired and not self.gone and time.monotonic() - self.since < self.follow_seconds
 
     def webhook(self, client: discord.Client) -> discord.Webhook:
         """The interaction's webhook, whose `@original` message is this hand (as
@@ -132,13 +143,18 @@ class TableRuntime:
     """The turn whose timer runs, and when it began (Unix time)."""
     ping_deadline: tuple[str, float | None] | None = None
     """The turn and the deadline the turn's ping (or its warning) shows, when this process sent it."""
+    stale: set[int] = field(default_factory=set)
+    """People whose private hand no longer follows the game (retired or refused), until they open it again."""
+    noticed: tuple[int, set[int]] = (0, set())
+    """The deal (hand number) and who was told in the channel during it that their hand stopped following."""
 
     @property
     def idle_now(self) -> bool:
         tasks = (self.sync, self.computer, self.idle, self.timer[1] if self.timer else None,
                  self.slaps[1] if self.slaps else None)
         live_hands = any(hand.fresh for hand in self.hands.values())
-        return self.replying == 0 and not live_hands and all(t is None or t.done() for t in tasks)
+        return (self.replying == 0 and not live_hands and not self.stale
+                and all(t is None or t.done() for t in tasks))
 
     def edit_begun(self) -> int:
         """An edit of the channel message begins: until it lands, what picture it shows is not known."""
@@ -168,6 +184,9 @@ class TableRuntime:
                 task.cancel()
         self.timer = None
         self.slaps = None
+        for hand in self.hands.values():
+            if hand.retire is not None:
+                hand.retire.cancel()
 
 
 def warning_lead(seconds: float) -> int:
@@ -276,6 +295,7 @@ class LiveTables:
                 await self._edit(runtime, table)
                 await self._ping(table)
                 await self._follow_hands(runtime, table)
+                await self._notice_stale(runtime, table)
             except asyncio.CancelledError:
                 raise
             except UserError:
@@ -461,10 +481,16 @@ class LiveTables:
         (its token is the newest). Any other live hand message of this person at this table is deleted."""
         runtime = self.runtime(table.id)
         old = runtime.hands.get(user_id)
-        runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id, table.moves,
-                                          picture, render.look(message))
-        if old is not None and old.message_id != message_id and old.fresh:
-            asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
+        seconds = self.settings.hand_follow_seconds
+        hand = runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id,
+                                                 table.moves, picture, render.look(message), follow_seconds=seconds)
+        hand.retire = asyncio.get_running_loop().call_later(seconds, self._retire_later, runtime, user_id, hand)
+        runtime.stale.discard(user_id)
+        if old is not None:
+            if old.retire is not None:
+                old.retire.cancel()
+            if old.message_id != message_id and old.fresh:
+                asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
 
     def drew(self, table: Table, user_id: int, card: Card) -> None:
         """`user_id` drew `card` this turn: their hand names and marks it until the turn ends."""
@@ -493,7 +519,8 @@ class LiveTables:
         if hand is None or hand.moves >= table.moves:
             return  # a reply showed this state or a newer one already
         if not hand.fresh:
-            del runtime.hands[user_id]  # the next ping's button brings the hand back
+            del runtime.hands[user_id]  # the next ping's button (or the channel's note) brings the hand back
+            runtime.stale.add(user_id)
             return
         seat = table.seat_of(user_id)
         picture = None
@@ -526,9 +553,58 @@ class LiveTables:
                 hand.gone = True
                 if runtime.hands.get(user_id) is hand:
                     del runtime.hands[user_id]
+                    if seat is not None and table.is_open:
+                        runtime.stale.add(user_id)
             else:
                 hand.picture = picture
                 hand.look = look
+
+    def _retire_later(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
+        if not self._closing and self.tables.get(runtime.table_id) is runtime:
+            asyncio.create_task(self._retire(runtime, user_id, hand), name=f"tonk-hand-retire-{runtime.table_id}")
+
+    async def _retire(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
+        """The hand's token is about to expire (Discord's 15 minutes after the click that lent it):
+        while it still works, the message says that it no longer follows the game, with the button
+        that brings the live hand back (a new click, a new token). Nothing is tried with it after."""
+        async with runtime.hand_locks[user_id]:
+            if hand.gone or hand.retired:
+                return
+            hand.retired = True
+            if runtime.hands.get(user_id) is not hand:
+                return  # replaced meanwhile: that one follows the game
+            del runtime.hands[user_id]
+            runtime.stale.add(user_id)
+            try:
+                await hand.webhook(self.client).edit_message(  # type: ignore[arg-type]
+                    ORIGINAL, **render.hand_retired(runtime.table_id))
+            except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
+                log.info("table %s: a private hand could not be retired (%s)", runtime.table_id, exc)
+
+    async def _notice_stale(self, runtime: TableRuntime, table: Table) -> None:
+        """People seated in the hand in play whose private hand no longer follows the game are told
+        in the channel, with My hand: one short note for all of them, once per person and deal. The
+        player to act is not: the turn's ping already brings their hand."""
+        if not runtime.stale:
+            return
+        seated = {s.user_id for s in table.seats if s.is_human}
+        runtime.stale &= seated
+        if not table.in_play or not runtime.stale:
+            return
+        if runtime.noticed[0] != table.hand_number:
+            runtime.noticed = (table.hand_number, set())
+        to_act = table.seats[table.to_act].user_id if not table.is_computer_turn else None  # type: ignore[index]
+        due = sorted(u for u in runtime.stale if u != to_act and u not in runtime.noticed[1])
+        if not due:
+            return
+        runtime.noticed[1].update(due)
+        channel = self.client.get_partial_messageable(table.channel_id)
+        try:
+            await channel.send(render.stale_hands_note(due, table.hand_number), view=self._ping_view(table),
+                               allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(u) for u in due]))  # type: ignore[arg-type]
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not tell players their hands stopped following (%s)", table.id, exc.status)
 
     # ------------------------------------------------------------------ computer players
 

@@ -669,6 +669,27 @@ def hand_between(table_id: int, hand_number: int) -> dict[str, Any]:
     return {"embed": embed, "view": None, "attachments": []}
 
 
+def hand_retired(table_id: int) -> dict[str, Any]:
+    """A private hand whose token is about to expire: it no longer follows the game, and says so
+    (rather than go on showing a state that is no longer true), with one button back to the live
+    hand. The button is a new click, whose reply follows the game again."""
+    embed = discord.Embed(title="Your hand", colour=COLOUR_CLOSED, description=(
+        "This message no longer follows the game: Discord lets the bot update it for 15 minutes "
+        "after your last click on it. Press **Show my hand** (or My hand on the table) for your live hand."))
+    embed.set_footer(text=f"table {table_id} · only you can see this")
+    return {"embed": embed, "view": view_of(button(table_id, Verb.REFRESH, "Show my hand",
+                                                   style=discord.ButtonStyle.primary)), "attachments": []}
+
+
+def stale_hands_note(user_ids: list[int], hand_number: int) -> str:
+    """The channel's short note to people whose private hand stopped following the game."""
+    who = ", ".join(f"<@{u}>" for u in user_ids)
+    one = len(user_ids) == 1
+    return (f"{who}: your hand message{'' if one else 's'} stopped following the game (the bot can update "
+            f"{'it' if one else 'them'} for 15 minutes after your last click). Hand {hand_number} is on: "
+            f"My hand shows your cards.")
+
+
 def hand_closed(table_id: int, *, left: bool) -> dict[str, Any]:
     """The last look of a private hand: its player left, or the table closed."""
     text = "You left this table." if left else "This table is closed."
