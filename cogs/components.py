@@ -91,7 +91,11 @@ HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})
 """Clicks that show the private hand (Drop only asks whether you mean it; Focus narrows a menu)."""
 _VERBS = "|".join(v.value for v in Verb)
 BUTTON_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})(?::(?P<version>[0-9]{{1,9}}))?"
-SELECT_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
+SELECT_TEMPLATE = (rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
+                   r"(?::(?P<tag>[a-z]{1,16}))?")
+"""A menu's custom id may end in a tag that only keeps two menus of one message apart (Discord
+refuses a message whose custom ids repeat): the two-step choice's menus, `focus-menu:{moves}:spread`
+and `...:hit`. The click ignores it: the picked value names the kind of play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,9 +162,11 @@ class Click:
         raise ValueError(f"{verb} is not a table command")
 
 
-def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False) -> str:
+def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False,
+              tag: str | None = None) -> str:
     name = f"{verb}-menu" if menu else str(verb)
-    return f"{PREFIX}:{table_id}:{name}" + (f":{version}" if version is not None else "")
+    return (f"{PREFIX}:{table_id}:{name}" + (f":{version}" if version is not None else "")
+            + (f":{tag}" if tag is not None else ""))
 
 
 def _parse(match: re.Match[str]) -> tuple[int, Verb, int | None]:
@@ -253,9 +259,9 @@ def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.s
 
 
 def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.SelectOption], *,
-         version: int | None = None, row: int | None = None) -> TonkSelect:
+         version: int | None = None, row: int | None = None, tag: str | None = None) -> TonkSelect:
     select = discord.ui.Select(
-        placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True),
+        placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True, tag=tag),
         row=row, min_values=1, max_values=1,
     )
     # discord.py 2.7's Select keeps `row` in a slot of its own, while a DynamicItem (and so the

@@ -691,7 +691,8 @@ def _natural_group(action: Spread) -> tuple[str, str]:
 def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord.ui.Item[Any]]:
     """One menu per kind of play (verb, placeholder, actions, label, group, row). A menu holds 25
     options: more plays than that become two steps, a menu of groups (`Verb.FOCUS`, its value
-    `verb:group`) whose pick shows the hand again with that group's plays in the menu."""
+    `verb:group`) whose pick shows the hand again with that group's plays in the menu. A group of
+    more than 25 plays (a pair of naturals with several wild cards) is offered in parts."""
     items: list[discord.ui.Item[Any]] = []
     for verb, placeholder, actions, label, group_of, row in choices:
         actions = list(dict.fromkeys(actions))  # one option per play: Discord refuses repeated values
@@ -699,14 +700,14 @@ def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord
             continue
         prefix = f"{verb}:"
         if len(actions) > MENU_OPTIONS:
+            groups = _choice_groups(actions, group_of)
             chosen = focus[len(prefix):] if focus and focus.startswith(prefix) else None
-            inside = [a for a in actions if group_of(a)[0] == chosen]
+            inside = next((members for key, _, members in groups if key == chosen), [])
             if not inside:
-                groups = dict(group_of(a) for a in actions)
                 items.append(menu(t, Verb.FOCUS, f"{placeholder} (choose the cards first)", [
                     discord.SelectOption(label=words[:100], value=f"{prefix}{key}"[:100])
-                    for key, words in list(groups.items())[:MENU_OPTIONS]
-                ], version=moves, row=row))
+                    for key, words, _ in groups[:MENU_OPTIONS]
+                ], version=moves, row=row, tag=str(verb)))  # two such menus may show at once
                 continue
             actions = inside
         items.append(menu(t, verb, placeholder, [
@@ -715,12 +716,52 @@ def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord
     return items
 
 
+def _choice_groups(actions, group_of) -> list[tuple[str, str, list]]:
+    """(key, words, plays) of each group of a two-step choice, in the plays' order; a group of
+    more plays than a menu holds split into parts (`key~2`: "... (2 of 3)")."""
+    groups: dict[str, tuple[str, list]] = {}
+    for action in actions:
+        key, words = group_of(action)
+        groups.setdefault(key, (words, []))[1].append(action)
+    out = []
+    for key, (words, members) in groups.items():
+        if len(members) <= MENU_OPTIONS:
+            out.append((key, words, members))
+            continue
+        parts = -(-len(members) // MENU_OPTIONS)
+        for part in range(parts):
+            out.append((f"{key}~{part + 1}", f"{words} ({part + 1} of {parts})",
+                        members[part * MENU_OPTIONS:(part + 1) * MENU_OPTIONS]))
+    return out
+
+
 def hand_between(table_id: int, hand_number: int) -> dict[str, Any]:
     """A private hand while the seats change between hands: the next deal shows here."""
     embed = discord.Embed(title="Your hand", colour=COLOUR_OVER,
                           description=f"Hand {hand_number} is over and the seats changed. The next deal shows here.")
     embed.set_footer(text=f"table {table_id} · only you can see this")
     return {"embed": embed, "view": None, "attachments": []}
+
+
+def hand_retired(table_id: int) -> dict[str, Any]:
+    """A private hand whose token is about to expire: it no longer follows the game, and says so
+    (rather than go on showing a state that is no longer true), with one button back to the live
+    hand. The button is a new click, whose reply follows the game again."""
+    embed = discord.Embed(title="Your hand", colour=COLOUR_CLOSED, description=(
+        "This message no longer follows the game: Discord lets the bot update it for 15 minutes "
+        "after your last click on it. Press **Show my hand** (or My hand on the table) for your live hand."))
+    embed.set_footer(text=f"table {table_id} · only you can see this")
+    return {"embed": embed, "view": view_of(button(table_id, Verb.REFRESH, "Show my hand",
+                                                   style=discord.ButtonStyle.primary)), "attachments": []}
+
+
+def stale_hands_note(user_ids: list[int], hand_number: int) -> str:
+    """The channel's short note to people whose private hand stopped following the game."""
+    who = ", ".join(f"<@{u}>" for u in user_ids)
+    one = len(user_ids) == 1
+    return (f"{who}: your hand message{'' if one else 's'} stopped following the game (the bot can update "
+            f"{'it' if one else 'them'} for 15 minutes after your last click). Hand {hand_number} is on: "
+            f"My hand shows your cards.")
 
 
 def hand_closed(table_id: int, *, left: bool) -> dict[str, Any]:

@@ -161,6 +161,42 @@ async def test_turn_timer_warns_plays_for_the_absent_player_and_hands_the_seat_t
     await fake.wait_for(lambda: "away: computer plays" not in table.text, timeout=10, what="the seat back")
 
 
+async def test_the_shortest_turn_timer_warns_each_player_before_it_plays_for_them(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    await command_text(fake, "admin", "tonk settings", turn_timer=3)  # the least /tonk settings takes
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    channel = fake.channel("tonk")
+
+    def turn_messages():
+        """The bot's pings and warnings in the channel, removed ones too, oldest first."""
+        return [m for m in channel.messages
+                if "your turn at the Tonk table" in m.content or "left in your turn" in m.content]
+
+    # nobody clicks: two turns pass, each pinged, warned, then played by the timer
+    await fake.wait_for(lambda: len(turn_messages()) >= 4, timeout=20, what="two turns' pings and warnings")
+    first, second = turn_messages()[:2], turn_messages()[2:4]
+    players = []
+    for ping, warning in (first, second):
+        user_id = re.match(r"<@(\d+)>", ping.content).group(1)
+        assert "your turn at the Tonk table" in ping.content
+        # the warning follows its turn's ping (which it replaces) and comes before the time-out,
+        # which passes the turn: the next ping comes only after it
+        assert warning.content.startswith(f"<@{user_id}>, ⏰ 1 second left in your turn"), warning.content
+        assert warning.button("My hand") is not None
+        await fake.wait_for(lambda: ping.deleted, what="the ping replaced by the warning")
+        players.append(user_id)
+    assert players[0] != players[1]  # the time-out passed the turn to the other player
+    for user_id in players:
+        name = next(n for n in ("alice", "bob") if str(fake.user(n).id) == user_id).capitalize()
+        await fake.wait_for(lambda: f"{name} drew from the stock" in table.text, timeout=10,
+                            what=f"the timer's play for {name}")
+    assert "(time ran out: the bot played)" in table.text
+
+
 async def test_a_rejected_token_exits_2_with_a_message(fake_discord, bot_process, tmp_path):
     process = bot_process(env=bot_env(tmp_path, DISCORD_TOKEN="not-the-right-token"))
     await process.start(wait=False)
