@@ -21,7 +21,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.service import parse_action
+from bot.commands import play_from
 from bot.table import Level, Scoring, Status, Table
 from cogs import render
 from cogs.components import SELECT_TEMPLATE, Verb
@@ -310,7 +310,7 @@ def test_a_hand_with_too_many_spreads_and_too_many_hits_shows_both_menus_and_bot
             # the pick (the same click from either menu) shows that group's plays in the kind's menu
             second = check(render.hand_message(table.seat_view(1), **common, focus=option["value"]), "second step")
             offered = next(m for m in menus(second) if f":{verb}-menu:" in m["custom_id"])
-            reached |= {parse_action(verb, o["value"]) for o in offered["options"]}
+            reached |= {play_from(verb, o["value"]) for o in offered["options"]}
         assert reached == wanted[verb], verb  # every play of either kind can be reached
 
 

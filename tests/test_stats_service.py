@@ -104,7 +104,7 @@ def test_nice_ticks_cover_the_values():
 
 
 async def test_computer_players_are_listed_and_found_by_name(played):  # noqa: F811
-    from cogs.stats_commands import _computer_account
+    from bot.stats import computer_account as _computer_account
 
     service = StatsService(played)
     assert await service.computers(guild_id=GUILD) == [("cpu:Goblin", "Goblin")]
