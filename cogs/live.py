@@ -102,6 +102,13 @@ class LiveHand:
     retire: asyncio.TimerHandle | None = None
     """When it retires (`follow_seconds` after the click that lent the token)."""
     follow_seconds: float = HAND_TOKEN_SECONDS
+    followup: bool = False
+    """The message is a follow-up of its interaction (a deferred click), edited by its id."""
+
+    @property
+    def target(self) -> str | int:
+        """How the interaction's webhook names this message: its response, or a follow-up by id."""
+        return self.message_id if self.followup and self.message_id is not None else ORIGINAL
 
     @property
     def fresh(self) -> bool:
@@ -538,7 +545,8 @@ class LiveTables:
             lock.release()
 
     def hand_shown(self, table: Table, user_id: int, interaction: discord.Interaction,
-                   message_id: int | None, message: dict[str, Any], picture: pictures.HandPicture | None) -> None:
+                   message_id: int | None, message: dict[str, Any], picture: pictures.HandPicture | None, *,
+                   followup: bool = False) -> None:
         """A click's reply showed `table` in a private hand message (`message`, with `picture`, as
         `hand_message` made them): that message is the live one now, edited through this interaction
         (its token is the newest). Any other live hand message of this person at this table is deleted."""
@@ -546,7 +554,8 @@ class LiveTables:
         old = runtime.hands.get(user_id)
         seconds = self.settings.hand_follow_seconds
         hand = runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id,
-                                                 table.moves, picture, render.look(message), follow_seconds=seconds)
+                                                 table.moves, picture, render.look(message), follow_seconds=seconds,
+                                                 followup=followup)
         hand.retire = asyncio.get_running_loop().call_later(seconds, self._retire_later, runtime, user_id, hand)
         runtime.stale.discard(user_id)
         if old is not None:
@@ -573,7 +582,7 @@ class LiveTables:
             if hand.gone:
                 return
         try:
-            await hand.webhook(self.client).delete_message(ORIGINAL)  # type: ignore[arg-type]
+            await hand.webhook(self.client).delete_message(hand.target)  # type: ignore[arg-type]
         except (discord.HTTPException, OSError, aiohttp.ClientError):
             pass  # gone already, or its token expired: it simply stays as it was
 
@@ -615,7 +624,7 @@ class LiveTables:
             hand.picture = None  # not known until the edit lands
             hand.look = None
             try:
-                await hand.webhook(self.client).edit_message(ORIGINAL, **message)  # type: ignore[arg-type]
+                await hand.webhook(self.client).edit_message(hand.target, **message)  # type: ignore[arg-type]
             except discord.HTTPException as exc:
                 log.info("table %s: a private hand can no longer be edited (%s)", table.id, exc.status)
                 hand.gone = True
@@ -645,7 +654,7 @@ class LiveTables:
             runtime.stale.add(user_id)
             try:
                 await hand.webhook(self.client).edit_message(  # type: ignore[arg-type]
-                    ORIGINAL, **render.hand_retired(runtime.table_id))
+                    hand.target, **render.hand_retired(runtime.table_id))
             except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
                 log.info("table %s: a private hand could not be retired (%s)", runtime.table_id, exc)
 

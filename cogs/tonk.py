@@ -33,6 +33,7 @@ from cogs.components import (CLICK_EVENT, HAND_VERBS, PLAYS, RULES_HERE_EVENT, A
 PENDING_VERBS = frozenset({Verb.CONFIRM, Verb.ASK_OFF, Verb.ASK_ON})
 """The private hand's answers about picks that ask first."""
 from cogs.live import LiveTables
+from cogs.reply import in_time, reply_of
 
 log = logging.getLogger(__name__)
 
@@ -152,10 +153,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def _show_new_table(self, interaction: discord.Interaction, table: Table) -> None:
         """A new lobby's message is the interaction's reply; the live runtime follows it from there."""
         try:
-            response = await interaction.response.send_message(**render.table_message(table.public()))
-            message_id = getattr(response, "message_id", None)
-            if message_id is None:
-                message_id = (await interaction.original_response()).id
+            message_id = await reply_of(interaction).send(ephemeral=False, **render.as_new(
+                render.table_message(table.public())))
         except Exception:
             # no lobby message reached the channel: free the channel instead of leaving an
             # invisible table behind
@@ -343,7 +342,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def on_click(self, interaction: discord.Interaction, click: Click) -> None:
         try:
             async with self.live.replying(click.table_id):
-                await self._answer(interaction, click)
+                await in_time(interaction, self._answer(interaction, click))
         except Exception as exc:  # a TonkError is a refusal; the rest is logged
             await self.report_error(interaction, exc, table_id=click.table_id)
 
@@ -356,22 +355,22 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         elif verb is Verb.TABLE_RULES:  # nothing changes: this table's rules, to the clicker alone
             table = await self.service.load(click.table_id, person_of(interaction))
             embed = render.rules_embed(render.shown_rules(table), f"House rules at table {table.id}")
-            await interaction.response.send_message(embed=embed, ephemeral=True)
+            await reply_of(interaction).send(embed=embed, ephemeral=True)
         elif verb is Verb.CANCEL and (question := await self.service.end_question(
                 click.table_id, person_of(interaction)))[1] is not None:  # others wait in the lobby: ask first
             table, words = question
-            await interaction.response.send_message(**render.close_question(table.id, table.hand_number, words),
+            await reply_of(interaction).send(**render.close_question(table.id, table.hand_number, words),
                                                     ephemeral=True)
         elif verb is Verb.CLOSE:  # the "yes" of that question, or of /tonk end's
             person = person_of(interaction)
             table = await self.service.apply(click.table_id, person, click.command(person))
-            await interaction.response.edit_message(content=f"Table {table.id} closed.", view=None)
+            await reply_of(interaction).edit(content=f"Table {table.id} closed.", view=None)
         elif verb is Verb.SET:
             await self._set_rule(interaction, click)
         elif verb is Verb.LEAVE_ASK:
             table = await self.service.load(click.table_id, person_of(interaction))
             table.seat_required(interaction.user.id)  # a stranger is told so, not asked
-            await interaction.response.send_message(**render.leave_question(click.table_id), ephemeral=True)
+            await reply_of(interaction).send(**render.leave_question(click.table_id), ephemeral=True)
         elif verb is Verb.LEAVE_NOW:
             await self._private_command(interaction, click, edit=True)
         elif verb is Verb.TAKEOVER:
@@ -433,7 +432,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         """Answer a click on a private hand message with that message, showing `table`."""
         seat = table.seat_required(user_id)
         message, picture = await self.live.hand_message(table, seat, note=note, message_id=_message_id(interaction))
-        await interaction.response.edit_message(**message)
+        await reply_of(interaction).edit(**message)
         self.live.hand_shown(table, user_id, interaction, _message_id(interaction), message, picture)
 
     async def _table_command(self, interaction: discord.Interaction, click: Click) -> None:
@@ -444,7 +443,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         message, picture = await self.live.table_message(table)
         edit = self.live.shown(table)
         try:
-            await interaction.response.edit_message(**message)
+            await reply_of(interaction).edit(**message)
         except BaseException:
             self.live.request_sync(table.id, force=True)
             raise
@@ -457,9 +456,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         table = await self.service.apply(click.table_id, person, click.command(person))
         text = render.command_done(table, click.verb, click.value)
         if edit:
-            await interaction.response.edit_message(content=text, embed=None, view=None)
+            await reply_of(interaction).edit(content=text, embed=None, view=None)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await reply_of(interaction).send(content=text, ephemeral=True)
 
     async def _play_again(self, interaction: discord.Interaction, click: Click) -> None:
         """A closed table's Play again: the new lobby is this click's reply, a new channel message."""
@@ -472,7 +471,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if click.value not in OPTIONS:
             raise UserError("There is no such house rule.")
         choice = render.rule_choice_message(table.id, click.value, render.shown_rules(table))
-        await interaction.response.send_message(**choice, ephemeral=True)
+        await reply_of(interaction).send(**choice, ephemeral=True)
 
     async def _set_rule(self, interaction: discord.Interaction, click: Click) -> None:
         """The host's second step: the option's value (the lobby message follows the change)."""
@@ -483,9 +482,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         done = f"Done: **{OPTIONS[key][0]}** is now {option_words(table.rules, key)}."
         if key.startswith("instant_hands:"):  # a low hand has two menus: both stay for the other pick
             choice = render.rule_choice_message(table.id, key, render.shown_rules(table), done=done + "\n")
-            await interaction.response.edit_message(**choice)
+            await reply_of(interaction).edit(**choice)
         else:
-            await interaction.response.edit_message(content=done, view=None)
+            await reply_of(interaction).edit(content=done, view=None)
 
     async def _show_hand(self, interaction: discord.Interaction, table_id: int, *, note: str | None = None,
                          edit: bool, confirm_drop: bool = False, focus: str | None = None) -> None:
@@ -502,12 +501,12 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             table, seat, note=note, confirm_drop=confirm_drop, focus=focus,
             message_id=_message_id(interaction) if edit else None)
         if edit:
-            await interaction.response.edit_message(**message)
+            await reply_of(interaction).edit(**message)
             message_id = _message_id(interaction)
         else:
-            response = await interaction.response.send_message(**render.as_new(message), ephemeral=True)
-            message_id = getattr(response, "message_id", None)
-        self.live.hand_shown(table, interaction.user.id, interaction, message_id, message, picture)
+            message_id = await reply_of(interaction).send(**render.as_new(message), ephemeral=True)
+        self.live.hand_shown(table, interaction.user.id, interaction, message_id, message, picture,
+                             followup=not edit and reply_of(interaction).followup)
 
 
 def _message_id(interaction: discord.Interaction) -> int | None:
