@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.server import ServerService
 from bot.service import TableService
 from bot.store import Database
 
@@ -48,6 +49,7 @@ class TonkBot(commands.AutoShardedBot):
         self.db = db
         rng = random.Random(settings.deal_seed) if settings.deal_seed is not None else None
         self.service = TableService(db, rng=rng)
+        self.server = ServerService(db, self.service)
 
     async def setup_hook(self) -> None:
         for extension in EXTENSIONS:

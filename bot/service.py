@@ -24,13 +24,12 @@ from typing import Any
 from engine import Action, Rules, Slap
 from engine.help import first_hand_hint
 
-from bot.commands import Command, ComputerPlay, End
+from bot.commands import Command, ComputerPlay
 from bot.errors import StaleView, UserError
-from bot.store import (ChannelBusyError, Database, Forgotten, GuildSettings, LiveTable, PlayerRef, StaleTableError,
-                       TableClosedError, create_table, current_season, forget_guild, get_guild_settings,
-                       get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
-                       player_standing, recent_hands, record_finished_hand, retrying, save_table_version,
-                       standings, start_new_season, update_guild_settings, write_retrying, write_transaction)
+from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
+                       TableClosedError, create_table, get_guild_settings, get_open_table_in_channel, get_table,
+                       has_played, list_open_tables, record_finished_hand, retrying, save_table_version,
+                       write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 
 log = logging.getLogger(__name__)
@@ -47,20 +46,6 @@ class Person:
     is_admin: bool = False
     guild_id: int | None = None
     """The server the click came from; a table of another server is refused."""
-
-
-@dataclass(frozen=True, slots=True)
-class House:
-    """The house rules in force where someone asks: the table in this channel's, else the server's."""
-
-    rules: Rules
-    """With the table's (or server's) scoring mode, which may differ from its preset's."""
-    stake: int
-    title: str
-    table_id: int | None = None
-    """The open table in the channel, if there is one."""
-    turn_timer: int = 90
-    """The server's seconds a turn."""
 
 
 def table_of(row: LiveTable, game=None) -> Table:
@@ -81,7 +66,7 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         """Each table's lock while anyone holds it or waits for it: a table nobody is changing
         has none, so a closed (or long quiet) table leaves nothing behind."""
-        self._writer = asyncio.Lock()
+        self.writer = asyncio.Lock()
         """One writer at a time, queued here in order: SQLite takes one writer anyway, and its
         busy handler would make the others sleep in steps of up to 100 ms."""
         self._latest: dict[int, Table] = {}
@@ -131,6 +116,11 @@ class TableService:
         for showing it, with no load and no wait (what is kept here is saved already)."""
         return self._latest.get(table_id)
 
+    def forget_server_players(self, guild_id: int) -> None:
+        """Whom this process knows to have played on a server: forgotten with the server's data."""
+        for key in [k for k in self._played if k[0] == guild_id]:
+            del self._played[key]
+
     def forget(self, table_id: int) -> None:
         self._latest.pop(table_id, None)
 
@@ -152,7 +142,7 @@ class TableService:
             return version
 
         try:
-            async with self._writer, self.db.sessions() as session:
+            async with self.writer, self.db.sessions() as session:
                 # the whole transaction again if PostgreSQL picks it as a deadlock victim; a save
                 # with no finished hand is one UPDATE, atomic by itself (on SQLite one call)
                 version = await (write_retrying(session, write) if finished else retrying(lambda: write(session)))
@@ -202,10 +192,14 @@ class TableService:
 
     # ------------------------------------------------------------------ opening and bookkeeping
 
+    async def _settings(self, guild_id: int) -> GuildSettings:
+        async with self.db.sessions() as session:
+            return await get_guild_settings(session, guild_id=guild_id)
+
     async def open_table(self, *, guild_id: int, channel_id: int, host: Person, preset: str | None = None,
                          stake: int | None = None, scoring: str | None = None, hand_size: int | None = None,
                          computers: int = 0, level: str = "normal") -> Table:
-        settings = await self.guild_settings(guild_id)
+        settings = await self._settings(guild_id)
         if not settings.allows_channel(channel_id):
             raise UserError("Tables can't be opened in this channel on this server; ask someone who manages "
                             "the server (/tonk-admin settings).")
@@ -227,7 +221,7 @@ class TableService:
         old = await self.load(table_id, person)
         if old.is_open:
             raise UserError("This table is still open: play on here.")
-        settings = await self.guild_settings(old.guild_id)
+        settings = await self._settings(old.guild_id)
         if not settings.allows_channel(old.channel_id):
             raise UserError("Tables can't be opened in this channel on this server; ask an admin (/tonk settings).")
         return await self._create(old.again(person.user_id, person.name, now=self._clock()))
@@ -235,7 +229,7 @@ class TableService:
     async def _create(self, table: Table) -> Table:
         """Store a new lobby; the channel must be free."""
         data = table.to_json()
-        async with self._writer, self.db.sessions() as session:
+        async with self.writer, self.db.sessions() as session:
             try:
                 row = await create_table(
                     session, guild_id=table.guild_id, channel_id=table.channel_id, host_user_id=table.host_user_id,
@@ -267,7 +261,7 @@ class TableService:
             table = table_of(row)
             self._latest[table.id] = table
             if table.status is Status.BETWEEN_HANDS and table.game is not None and table.game.over:
-                async with self.lock(table.id), self._writer, self.db.sessions() as session, \
+                async with self.lock(table.id), self.writer, self.db.sessions() as session, \
                         write_transaction(session):
                     await self._record_hand(session, table)  # exactly once: a retry changes nothing
             tables.append(table)
@@ -340,117 +334,6 @@ class TableService:
         this server (so through the whole of their first hand, and never again)."""
         return first_hand_hint(table.rules) if await self.is_new(table.guild_id, user_id) else None
 
-    # ------------------------------------------------------------------ the server's settings, ledger, history
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        async with self.db.sessions() as session:
-            return await get_guild_settings(session, guild_id=guild_id)
-
-    async def pictures_enabled(self, guild_id: int) -> bool:
-        """Whether this server shows tables and hands as pictures (a server setting, on by default)."""
-        return (await self.guild_settings(guild_id)).pictures
-
-    async def house(self, guild_id: int | None, channel_id: int | None) -> House:
-        """The house rules of the table in this channel, else of this server, else the standard game."""
-        table = await self.open_in_channel(channel_id) if guild_id and channel_id else None
-        settings = await self.guild_settings(guild_id) if guild_id else None
-        timer = settings.turn_timer_seconds if settings is not None else House.turn_timer
-        if table is not None:
-            return House(replace(table.rules, scoring=table.scoring.value), table.stake,
-                         f"House rules at table {table.id}", table.id, timer)
-        if settings is not None:
-            rules = replace(Rules.from_dict(settings.rules), scoring=settings.scoring_mode)
-            return House(rules, settings.stake, "This server's house rules", turn_timer=timer)
-        return House(Rules(), 1, "This server's house rules")
-
-    async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
-        house = await self.house(guild_id, channel_id)
-        return house.rules, house.title
-
-    async def update_settings(self, guild_id: int, *, preset: str | None = None, stake: int | None = None,
-                              scoring: str | None = None, turn_timer: int | None = None,
-                              allow_channel: int | None = None, disallow_channel: int | None = None,
-                              all_channels: bool = False, new_season: bool = False,
-                              pictures: bool | None = None) -> tuple[GuildSettings, list[str]]:
-        """Change the server's defaults; the channel allow-list keeps at least one channel (or all)."""
-        notes = []
-        async with self.db.sessions() as session:
-            current = await get_guild_settings(session, guild_id=guild_id)
-            changes: dict[str, Any] = {}
-            if preset is not None:
-                changes["rules"] = Rules.preset(preset).to_dict(preset)
-            if stake is not None:
-                changes["stake"] = stake
-            if scoring is not None:
-                changes["scoring_mode"] = Scoring(scoring).value
-            if turn_timer is not None:
-                changes["turn_timer_seconds"] = turn_timer
-            if pictures is not None:
-                changes["pictures"] = pictures
-            channels = list(current.table_channel_ids or [])
-            if all_channels:
-                channels = []
-            if allow_channel is not None and allow_channel not in channels:
-                channels.append(allow_channel)
-            if disallow_channel is not None:
-                if not channels:
-                    raise UserError("Every channel may host tables now: allow the ones you want first.")
-                channels = [c for c in channels if c != disallow_channel]
-                if not channels:
-                    raise UserError("At least one channel must be able to host tables (or use all_channels).")
-            if all_channels or allow_channel is not None or disallow_channel is not None:
-                changes["table_channel_ids"] = channels
-            if changes:
-                current = await update_guild_settings(session, guild_id=guild_id, **changes)
-            if new_season:
-                season = await start_new_season(session, guild_id=guild_id)
-                notes.append(f"The old standings are archived; season {season} begins.")
-        return current, notes
-
-    async def forget_server(self, guild_id: int, person: Person) -> Forgotten:
-        """Delete everything kept about server `guild_id` (Manage Server only): its open tables are
-        closed first, as /tonk end closes them (their messages say so, an unfinished hand pays
-        nothing), then every row of the server goes in one transaction."""
-        if not person.is_admin:
-            raise UserError("You need the Manage Server permission for that.")
-        async with self.db.sessions() as session:
-            open_tables = await list_open_tables(session, guild_id=guild_id)
-        for row in open_tables:
-            try:
-                await self.apply(row.id, person, End(person.user_id, person.name, is_admin=True, forgetting=True))  # type: ignore[arg-type]
-            except (UserError, StaleView):  # closed meanwhile
-                pass
-        async with self._writer, self.db.sessions() as session:
-            done = await forget_guild(session, guild_id=guild_id)
-        for table_id in [t for t, table in self._latest.items() if table.guild_id == guild_id]:
-            self.forget(table_id)
-        for key in [k for k in self._played if k[0] == guild_id]:
-            del self._played[key]
-        return done
-
-    async def ledger(self, guild_id: int, user_id: int, mode: str | None):
-        """(mode, top rows, the user's own standing, season) for /tonk ledger."""
-        async with self.db.sessions() as session:
-            if mode is None:
-                mode = (await get_guild_settings(session, guild_id=guild_id)).scoring_mode
-            rows = await standings(session, guild_id=guild_id, mode=mode, limit=10)
-            mine = await player_standing(session, guild_id=guild_id, mode=mode,
-                                         account=PlayerRef.human(user_id, "me").account)
-            season = await current_season(session, guild_id=guild_id)
-        return mode, rows, mine, season
-
-    async def recent_hands(self, guild_id: int, count: int):
-        async with self.db.sessions() as session:
-            return await recent_hands(session, guild_id=guild_id, limit=count)
-
-    async def hand_record(self, guild_id: int, hand_id: str) -> dict:
-        async with self.db.sessions() as session:
-            record = await hand_record(session, guild_id=guild_id, hand_id=hand_id)
-        if record is None:
-            raise UserError(f"There is no hand {hand_id!r} on this server.")
-        return record
-
-
 def computer_choice(level: Level, seed: int, view) -> Action:
     """What a computer player of `level` plays from its seat's view (and nothing else)."""
     from engine.players import make_player
@@ -477,4 +360,4 @@ def computer_slaps(table: Table) -> list[tuple[float, int, Slap]]:
     return sorted(offers, key=lambda o: (o[0], o[1]))
 
 
-__all__ = ["House", "Person", "TableService", "computer_choice", "computer_slaps", "table_of"]
+__all__ = ["Person", "TableService", "computer_choice", "computer_slaps", "table_of"]

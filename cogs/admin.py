@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import UserError
+from bot.server import ServerService
 from bot.service import TableService
 from engine.help import plural
 
@@ -59,6 +60,7 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
         """`tonk`: the Tonk cog, whose service, live tables and stats these commands share."""
         self.tonk = tonk
         self.service: TableService = tonk.service  # type: ignore[attr-defined]
+        self.server: ServerService = tonk.server  # type: ignore[attr-defined]
         super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -85,7 +87,7 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
                        pictures: bool | None = None) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
-        current, notes = await self.service.update_settings(
+        current, notes = await self.server.update_settings(
             guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
             allow_channel=allow_channel.id if allow_channel else None,
             disallow_channel=disallow_channel.id if disallow_channel else None,
@@ -137,11 +139,11 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
         guild_id = interaction.guild_id
         assert guild_id is not None
         if what == "season":
-            current, notes = await self.service.update_settings(guild_id, new_season=True)
+            current, notes = await self.server.update_settings(guild_id, new_season=True)
             await interaction.response.edit_message(content=None, embed=render.settings_embed(current, notes),
                                                     view=None)
         elif what == "forget":
             await interaction.response.defer()  # closing the open tables first may take a moment
-            done = await self.service.forget_server(guild_id, person)
+            done = await self.server.forget_server(guild_id, person)
             self.tonk.live.settings_changed(guild_id)
             await interaction.edit_original_response(content=forgotten_text(done), view=None)

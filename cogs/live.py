@@ -47,6 +47,7 @@ import discord
 
 from bot.config import Settings
 from bot.errors import UserError
+from bot.server import ServerService
 from bot.service import TableService, computer_choice, computer_slaps
 from bot.shards import ShardOwnership
 from bot.commands import CloseIdle, ComputerSlap, TimeOut
@@ -220,9 +221,12 @@ def people_may_slap(table: Table) -> bool:
 
 
 class LiveTables:
-    def __init__(self, client: discord.Client, service: TableService, settings: Settings):
+    def __init__(self, client: discord.Client, service: TableService, settings: Settings,
+                 server: ServerService | None = None):
         self.client = client
         self.service = service
+        self.server = server
+        """The servers' settings (the turn timer, pictures on or off)."""
         self.settings = settings
         self.tables: dict[int, TableRuntime] = {}
         self._turn_seconds: dict[int, float] = {}
@@ -517,7 +521,7 @@ class LiveTables:
         """The server's pictures setting, read once and kept until /tonk-admin settings changes it."""
         on = self._pictures.get(guild_id)
         if on is None:
-            on = self._pictures[guild_id] = await self.service.pictures_enabled(guild_id)
+            on = self._pictures[guild_id] = await self.server.pictures_enabled(guild_id)  # type: ignore[union-attr]
         return on
 
     # ------------------------------------------------------------------ private hands
@@ -754,7 +758,7 @@ class LiveTables:
         """The server's turn timer, read once and kept until /tonk-admin settings changes it."""
         seconds = self._turn_seconds.get(guild_id)
         if seconds is None:
-            settings = await self.service.guild_settings(guild_id)
+            settings = await self.server.guild_settings(guild_id)  # type: ignore[union-attr]
             seconds = self._turn_seconds[guild_id] = float(settings.turn_timer_seconds)
         return seconds
 

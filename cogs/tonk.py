@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.commands import CallBigOne, Command, End, Play, SetSideBets, play_from
 from bot.errors import StaleView, UserError
+from bot.server import ServerService
 from bot.service import TableService
 from bot.stats import StatsService
 from bot.table import AskFirst, Level, Table
@@ -79,7 +80,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.service: TableService = bot.service  # type: ignore[attr-defined]
-        self.live = LiveTables(bot, self.service, bot.settings)  # type: ignore[attr-defined]
+        self.server: ServerService = bot.server  # type: ignore[attr-defined]
+        self.live = LiveTables(bot, self.service, bot.settings, self.server)  # type: ignore[attr-defined]
         self.stats = StatsService(bot.db)  # type: ignore[attr-defined]
         self._tree_on_error = None
         super().__init__()
@@ -136,7 +138,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if channel_type in (discord.ChannelType.voice, discord.ChannelType.stage_voice):
             raise UserError(NOT_IN_VOICE)
         missing = missing_permissions(
-            interaction.app_permissions, pictures=await self.service.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
+            interaction.app_permissions, pictures=await self.server.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
             thread=isinstance(interaction.channel, discord.Thread))
         if missing:
             raise UserError(f"I can't keep a table going in this channel: I lack {and_list(missing)} here. "
@@ -221,14 +223,14 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if preset is not None:
             rules, title = Rules.preset(preset), f"House rules: {preset}"
         else:
-            rules, title = await self.service.house_rules(interaction.guild_id, interaction.channel_id)
+            rules, title = await self.server.house_rules(interaction.guild_id, interaction.channel_id)
         await interaction.response.send_message(embed=render.rules_embed(rules, title), ephemeral=True)
 
     # ------------------------------------------------------------------ /tonk help
 
     @app_commands.command(name="help", description="Learn Tonk in two minutes, under the house rules here")
     async def help(self, interaction: discord.Interaction) -> None:
-        house = await self.service.house(interaction.guild_id, interaction.channel_id)
+        house = await self.server.house(interaction.guild_id, interaction.channel_id)
         where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
                  else "Under this server's default rules")
         sections = help_sections(house.rules, stake=house.stake)
@@ -240,7 +242,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def on_rules_here(self, interaction: discord.Interaction) -> None:
         """The help's button: the rules of the table in this channel as it is now."""
         try:
-            house = await self.service.house(interaction.guild_id, interaction.channel_id)
+            house = await self.server.house(interaction.guild_id, interaction.channel_id)
             if house.table_id is None:
                 raise UserError("There is no table in this channel: /tonk new opens one, "
                                 "and /tonk rules shows this server's house rules.")
@@ -259,7 +261,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         guild_id = interaction.guild_id
         assert guild_id is not None
         await interaction.response.defer(thinking=True)
-        mode, rows, mine, season = await self.service.ledger(guild_id, interaction.user.id, mode)
+        mode, rows, mine, season = await self.server.ledger(guild_id, interaction.user.id, mode)
         name = interaction.guild.name if interaction.guild else "this server"
         await interaction.edit_original_response(
             embed=render.ledger_embed(rows, mine, mode=mode, season=season, guild_name=name))
@@ -275,13 +277,13 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         assert guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         if hand is not None:
-            record = await self.service.hand_record(guild_id, hand.strip())
+            record = await self.server.hand_record(guild_id, hand.strip())
             data = json.dumps(record, indent=1).encode()
             await interaction.edit_original_response(
                 content=f"Hand {hand}: replay it with `python -m engine replay hand-{hand}.json`.",
                 attachments=[discord.File(io.BytesIO(data), filename=f"hand-{hand}.json")])
             return
-        hands = await self.service.recent_hands(guild_id, count)
+        hands = await self.server.recent_hands(guild_id, count)
         if not hands:
             await interaction.edit_original_response(content="No hands played on this server yet.")
             return

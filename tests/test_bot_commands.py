@@ -165,7 +165,7 @@ async def test_the_shortest_turn_timer_warns_each_player_before_it_plays_for_the
         fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    await command_text(fake, "admin", "tonk settings", turn_timer=3)  # the least /tonk settings takes
+    await command_text(fake, "admin", "tonk-admin settings", turn_timer=3)  # the least /tonk settings takes
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
     await deal_until_in_play(fake, table)

@@ -12,6 +12,7 @@ import pytest
 
 from bot.errors import StaleView, UserError
 from bot.commands import AddComputer, Back, End, Join, Leave, NextHand, SetPreset, SetRule, Start, TimeOut, play_value
+from bot.server import ServerService
 from bot.service import Person, TableService, computer_choice
 from service_helpers import do, play
 from bot.table import Ping, Status
@@ -339,14 +340,14 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
 
 async def test_pictures_are_on_until_a_server_turns_them_off(db):
     service = TableService(db, rng=random.Random(1))
-    assert await service.pictures_enabled(5) is True
-    settings, _ = await service.update_settings(5, pictures=False)
-    assert settings.pictures is False and await service.pictures_enabled(5) is False
-    assert await service.pictures_enabled(6) is True  # another server keeps its own
-    settings, _ = await service.update_settings(5, stake=3)  # other changes leave it alone
+    assert await ServerService(db, service).pictures_enabled(5) is True
+    settings, _ = await ServerService(db, service).update_settings(5, pictures=False)
+    assert settings.pictures is False and await ServerService(db, service).pictures_enabled(5) is False
+    assert await ServerService(db, service).pictures_enabled(6) is True  # another server keeps its own
+    settings, _ = await ServerService(db, service).update_settings(5, stake=3)  # other changes leave it alone
     assert (settings.stake, settings.pictures) == (3, False)
-    await service.update_settings(5, pictures=True)
-    assert await service.pictures_enabled(5) is True
+    await ServerService(db, service).update_settings(5, pictures=True)
+    assert await ServerService(db, service).pictures_enabled(5) is True
 
 
 async def test_the_first_hand_hint_lasts_until_a_players_first_hand_is_stored_on_this_server(db):
@@ -423,16 +424,16 @@ async def test_forgetting_a_server_closes_its_tables_then_deletes_everything_of_
         action = first_legal(None, None, game.view(game.turn))
         view = await play(service, view.id, [ALICE, BOB][game.turn], action.verb, play_value(action))
     other = await service.open_table(guild_id=GUILD + 1, channel_id=CHANNEL + 1, host=CAROL)
-    await service.update_settings(GUILD, stake=4)
+    await ServerService(db, service).update_settings(GUILD, stake=4)
     assert await service.first_hand_hint(view, ALICE.user_id) is None  # alice has played here
     with pytest.raises(UserError, match="Manage Server"):
-        await service.forget_server(GUILD, ALICE)
-    assert (await service.guild_settings(GUILD)).stake == 4  # a refusal deletes nothing
-    done = await service.forget_server(GUILD, Person(7, "mod", is_admin=True))
+        await ServerService(db, service).forget_server(GUILD, ALICE)
+    assert (await ServerService(db, service).guild_settings(GUILD)).stake == 4  # a refusal deletes nothing
+    done = await ServerService(db, service).forget_server(GUILD, Person(7, "mod", is_admin=True))
     assert closed == [view.id]  # the open table was closed (its message says so) before it was deleted
     assert (done.tables, done.hands, done.settings) == (1, 1, True)
-    assert (await service.guild_settings(GUILD)).stake == 1
-    assert await service.recent_hands(GUILD, 10) == []
+    assert (await ServerService(db, service).guild_settings(GUILD)).stake == 1
+    assert await ServerService(db, service).recent_hands(GUILD, 10) == []
     assert await service.open_in_channel(CHANNEL) is None
     with pytest.raises(UserError, match="no longer exists"):
         await service.load(view.id)

@@ -1,0 +1,152 @@
+"""A server's side of Tonk, apart from its tables: its settings, the house rules in force where
+someone asks, its ledger and history, and deleting everything kept about it.
+
+`TableService` changes tables; `ServerService` reads and changes what belongs to the server.
+It uses the table service only to find the table in a channel and to close a server's tables
+before its data is deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine import Rules
+
+from bot.commands import End
+from bot.errors import StaleView, UserError
+from bot.service import Person, TableService
+from bot.store import (Database, Forgotten, GuildSettings, PlayerRef, current_season, forget_guild,
+                       get_guild_settings, hand_record, list_open_tables, player_standing, recent_hands,
+                       standings, start_new_season, update_guild_settings)
+from bot.table import Scoring
+
+
+@dataclass(frozen=True, slots=True)
+class House:
+    """The house rules in force where someone asks: the table in this channel's, else the server's."""
+
+    rules: Rules
+    """With the table's (or server's) scoring mode, which may differ from its preset's."""
+    stake: int
+    title: str
+    table_id: int | None = None
+    """The open table in the channel, if there is one."""
+    turn_timer: int = 90
+    """The server's seconds a turn."""
+
+
+class ServerService:
+    def __init__(self, db: Database, tables: TableService):
+        self.db = db
+        self.tables = tables
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self.db.sessions() as session:
+            return await get_guild_settings(session, guild_id=guild_id)
+
+    async def pictures_enabled(self, guild_id: int) -> bool:
+        """Whether this server shows tables and hands as pictures (a server setting, on by default)."""
+        return (await self.guild_settings(guild_id)).pictures
+
+    async def house(self, guild_id: int | None, channel_id: int | None) -> House:
+        """The house rules of the table in this channel, else of this server, else the standard game."""
+        table = await self.tables.open_in_channel(channel_id) if guild_id and channel_id else None
+        settings = await self.guild_settings(guild_id) if guild_id else None
+        timer = settings.turn_timer_seconds if settings is not None else House.turn_timer
+        if table is not None:
+            return House(replace(table.rules, scoring=table.scoring.value), table.stake,
+                         f"House rules at table {table.id}", table.id, timer)
+        if settings is not None:
+            rules = replace(Rules.from_dict(settings.rules), scoring=settings.scoring_mode)
+            return House(rules, settings.stake, "This server's house rules", turn_timer=timer)
+        return House(Rules(), 1, "This server's house rules")
+
+    async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
+        house = await self.house(guild_id, channel_id)
+        return house.rules, house.title
+
+    async def update_settings(self, guild_id: int, *, preset: str | None = None, stake: int | None = None,
+                              scoring: str | None = None, turn_timer: int | None = None,
+                              allow_channel: int | None = None, disallow_channel: int | None = None,
+                              all_channels: bool = False, new_season: bool = False,
+                              pictures: bool | None = None) -> tuple[GuildSettings, list[str]]:
+        """Change the server's defaults; the channel allow-list keeps at least one channel (or all)."""
+        notes = []
+        async with self.db.sessions() as session:
+            current = await get_guild_settings(session, guild_id=guild_id)
+            changes: dict[str, Any] = {}
+            if preset is not None:
+                changes["rules"] = Rules.preset(preset).to_dict(preset)
+            if stake is not None:
+                changes["stake"] = stake
+            if scoring is not None:
+                changes["scoring_mode"] = Scoring(scoring).value
+            if turn_timer is not None:
+                changes["turn_timer_seconds"] = turn_timer
+            if pictures is not None:
+                changes["pictures"] = pictures
+            channels = list(current.table_channel_ids or [])
+            if all_channels:
+                channels = []
+            if allow_channel is not None and allow_channel not in channels:
+                channels.append(allow_channel)
+            if disallow_channel is not None:
+                if not channels:
+                    raise UserError("Every channel may host tables now: allow the ones you want first.")
+                channels = [c for c in channels if c != disallow_channel]
+                if not channels:
+                    raise UserError("At least one channel must be able to host tables (or use all_channels).")
+            if all_channels or allow_channel is not None or disallow_channel is not None:
+                changes["table_channel_ids"] = channels
+            if changes:
+                current = await update_guild_settings(session, guild_id=guild_id, **changes)
+            if new_season:
+                season = await start_new_season(session, guild_id=guild_id)
+                notes.append(f"The old standings are archived; season {season} begins.")
+        return current, notes
+
+    async def forget_server(self, guild_id: int, person: Person) -> Forgotten:
+        """Delete everything kept about server `guild_id` (Manage Server only): its open tables are
+        closed first, as /tonk end closes them (their messages say so, an unfinished hand pays
+        nothing), then every row of the server goes in one transaction."""
+        if not person.is_admin:
+            raise UserError("You need the Manage Server permission for that.")
+        async with self.db.sessions() as session:
+            open_tables = await list_open_tables(session, guild_id=guild_id)
+        for row in open_tables:
+            try:
+                await self.tables.apply(row.id, person, End(person.user_id, person.name, is_admin=True, forgetting=True))  # type: ignore[arg-type]
+            except (UserError, StaleView):  # closed meanwhile
+                pass
+        async with self.tables.writer, self.db.sessions() as session:
+            done = await forget_guild(session, guild_id=guild_id)
+        for table_id in [t for t, table in self.tables._latest.items() if table.guild_id == guild_id]:
+            self.tables.forget(table_id)
+        self.tables.forget_server_players(guild_id)
+        return done
+
+    async def ledger(self, guild_id: int, user_id: int, mode: str | None):
+        """(mode, top rows, the user's own standing, season) for /tonk ledger."""
+        async with self.db.sessions() as session:
+            if mode is None:
+                mode = (await get_guild_settings(session, guild_id=guild_id)).scoring_mode
+            rows = await standings(session, guild_id=guild_id, mode=mode, limit=10)
+            mine = await player_standing(session, guild_id=guild_id, mode=mode,
+                                         account=PlayerRef.human(user_id, "me").account)
+            season = await current_season(session, guild_id=guild_id)
+        return mode, rows, mine, season
+
+    async def recent_hands(self, guild_id: int, count: int):
+        async with self.db.sessions() as session:
+            return await recent_hands(session, guild_id=guild_id, limit=count)
+
+    async def hand_record(self, guild_id: int, hand_id: str) -> dict:
+        async with self.db.sessions() as session:
+            record = await hand_record(session, guild_id=guild_id, hand_id=hand_id)
+        if record is None:
+            raise UserError(f"There is no hand {hand_id!r} on this server.")
+        return record
+
+
+__all__ = ["House", "ServerService"]
