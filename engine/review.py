@@ -69,7 +69,7 @@ from .game import Game
 from .view import SeatView
 
 MAX_TEXT = 4096  # a Discord embed's description
-DEFAULT_SAMPLES = 48  # evaluation deals per decision that differs from the expert's choice
+DEFAULT_SAMPLES = 96  # evaluation deals per decision that differs from the expert's choice
 DEFAULT_SEARCH = 40  # the expert's own deals per decision (the bot's expert budget)
 SURE = 0.99  # a non-drop this sure to be caught is summed up in one line of the text
 
@@ -204,17 +204,20 @@ class Review:
                     f"({self.samples} deals for each difference), never read.")
         return _fit(lines, items, tail, limit)
 
+    def _title(self) -> str:
+        return "Review of your hand" if self.name.lower() == "you" else f"Review of your hand ({self.name})"
+
     def _headline(self) -> str:
         r = self.result
         if r is None:
-            return f"Review of {self.name}'s hand (seat {self.seat + 1}): the hand is not over."
+            return f"{self._title()}: the hand is not over."
         how = _ENDINGS.get(r["outcome"], r["outcome"])
         paid = r["payments"][self.seat]
         if self.unit == "push-ups":
-            return f"Review of {self.name}'s hand (seat {self.seat + 1}): {how}; you did {r['pushups'][self.seat]} push-ups."
+            return f"{self._title()}: {how}; you did {r['pushups'][self.seat]} push-ups."
         if not paid:
-            return f"Review of {self.name}'s hand (seat {self.seat + 1}): {how}; you paid nothing."
-        return (f"Review of {self.name}'s hand (seat {self.seat + 1}): {how}; "
+            return f"{self._title()}: {how}; you paid nothing."
+        return (f"{self._title()}: {how}; "
                 f"you {'won' if paid > 0 else 'paid'} {_plural(abs(paid), 'point')}.")
 
 
