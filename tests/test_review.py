@@ -200,3 +200,84 @@ def test_a_hand_before_the_seats_first_turn_has_nothing_to_review():
     assert rv.text().splitlines() == [
         f"Review of your hand ({record['players'][seat]}): the hand is not over.",
         "You had no decision to make in this hand."]
+
+
+# ---------------------------------------------------------------------- the command line and the terminal game
+
+
+def test_the_review_command_prints_the_review_of_a_record(tmp_path):
+    from tests.test_players_cli import run_engine
+
+    record, _ = record_with_differences(2, need=1)
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(record))
+    done = run_engine("review", str(path), "--seat", "0", "--samples", "12", "--search", "8", "--seed", "3")
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == review(record, 0, seed=3, **QUICK).text() + "\n"
+    assert done.stdout.startswith(f"Review of your hand ({record['players'][0]}): ")
+    assert "the expert would have" in done.stdout
+    done = run_engine("review", str(path), "--seat", "0", "--samples", "12", "--search", "8", "--seed", "3", "--json")
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == review(record, 0, seed=3, **QUICK).to_json()
+
+
+def test_the_review_command_refuses_bad_input_in_one_line(tmp_path):
+    from tests.test_players_cli import run_engine
+
+    record = play_record(STANDARD, 2, 1)
+    good = tmp_path / "hand.json"
+    good.write_text(json.dumps(record))
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({**record, "deck": record["deck"][:-1]}))
+    cases = [
+        ((str(good), "--seat", "2"), "review: There is no seat 2 in this hand: the seats are 0 to 1."),
+        ((str(bad), "--seat", "0"), f"review: {bad} is not valid JSON: "),
+        ((str(tmp_path / "none.json"), "--seat", "0"), f"review: cannot read {tmp_path / 'none.json'}: "),
+        ((str(broken), "--seat", "0"), "review: This hand record cannot be replayed ("),
+        ((str(good), "--seat", "0", "--samples", "1"), "review: A review needs at least 2 evaluation deals"),
+    ]
+    for args, line in cases:
+        done = run_engine("review", *args)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.startswith(line) and done.stderr.count("\n") == 1, done.stderr
+    assert "review" in run_engine("--help").stdout
+
+
+def test_the_terminal_game_offers_a_review_at_the_showdown():
+    from tests.test_players_cli import play_in_process
+
+    # drop at once with a high count, ask for the review, then leave
+    session, out = play_in_process("1\ny\nreview\nq\n", seats=("you", "hard"), seed=3)
+    showdown, after = out.split("--- Showdown:", 1)
+    assert "Type review to see what the expert would have done in that hand, and what each difference cost you." \
+        in after
+    text = after.split("Press Enter for the next hand (q to leave): review", 1)[1]
+    assert text.lstrip().startswith("Review of your hand: a drop")
+    assert re.search(r"1\. Turn 1, start \(count \d+\): you dropped; the expert would have (drawn|taken)", text)
+    assert "Chance that someone held" in text
+    assert text.count("Press Enter for the next hand (q to leave): ") == 1  # asked again after the review
+    assert "You leave the table." in text
+    hidden = {c for c in session.last_game.hands[1]} - session.last_game.view(0).seen_cards()
+    review_part = text.split("Press Enter", 1)[0]
+    assert not {BY_LABEL[m.group(0)] for m in LABEL.finditer(review_part)} & hidden
+
+
+def test_the_terminal_game_offers_a_review_after_the_last_hand_too():
+    from tests.test_players_cli import play_in_process
+
+    _, out = play_in_process("1\ny\nreview\n", seats=("you", "hard"), seed=3, hands=1)
+    assert "Type review to see what the expert would have done in that hand, or press Enter to leave: review" in out
+    assert "Review of your hand: a drop" in out and "End of input" not in out
+    _, out = play_in_process("1\ny\n", seats=("you", "hard"), seed=3, hands=1)
+    assert "Review of your hand" not in out and "End of input" not in out and "Final totals:" in out
+
+
+def test_a_review_crosses_a_process_boundary_intact():
+    """The bot may run reviews in a process pool: the result pickles and comes back equal."""
+    import pickle
+
+    _, rv = record_with_differences(2, need=1)
+    back = pickle.loads(pickle.dumps(rv))
+    assert back == rv and back.text() == rv.text() and back.to_json() == rv.to_json()
