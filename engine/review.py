@@ -70,7 +70,7 @@ from .view import SeatView
 
 MAX_TEXT = 4096  # a Discord embed's description
 DEFAULT_SAMPLES = 96  # evaluation deals per decision that differs from the expert's choice
-DEFAULT_SEARCH = 40  # the expert's own deals per decision (the bot's expert budget)
+DEFAULT_SEARCH = 24  # the expert's own deals per decision (its strength was measured at 16: docs/BENCHMARKS.md)
 SURE = 0.99  # a non-drop this sure to be caught is summed up in one line of the text
 
 
