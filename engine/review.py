@@ -58,11 +58,10 @@ read-only model table, and may run in a thread or a process.
 from __future__ import annotations
 
 import math
-import random
 import time
 from dataclasses import dataclass, field
 
-from .actions import DRAW, DROP, TAKE, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard
+from .actions import DROP, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard
 from .cards import Card, count, sorted_hand
 from .errors import RecordError, TonkError
 from .game import Game

@@ -36,7 +36,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.actions import Discard  # noqa: E402
 from engine.cards import count  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.players.expert import ExpertPlayer  # noqa: E402
