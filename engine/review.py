@@ -200,7 +200,8 @@ class Review:
                             f"someone almost surely held your count or less (over {_pct(SURE)}).")
         tail.append("")
         tail.append(f"Estimates use only what you could see at each decision: the hidden cards are sampled "
-                    f"({self.samples} deals for each difference), never read.")
+                    f"({self.samples} deals for each difference), never read. A cost assumes good play after "
+                    f"the decision.")
         return _fit(lines, items, tail, limit)
 
     def _title(self) -> str:
