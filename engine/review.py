@@ -185,6 +185,8 @@ class Review:
         same = [d for d in sorted(self.decisions, key=lambda d: d.index) if d.same]
         tail = []
         if same:
+            if items:
+                tail.append("")
             drops = [d for d in same if d.low_chance is not None]
             tail.append("As the expert would have: " + ", ".join(
                 f"turn {d.turn} {'start' if d.kind == 'start' else 'play'}" for d in same) + ".")
@@ -212,6 +214,10 @@ class Review:
         if r is None:
             return f"{self._title()}: the hand is not over."
         how = _ENDINGS.get(r["outcome"], r["outcome"])
+        winners = ["you" if w == self.seat else self.players[w] for w in r["winners"]]
+        if winners:
+            how += (f" (winner{'s' if len(winners) > 1 else ''}: "
+                    + (winners[0] if len(winners) == 1 else ", ".join(winners[:-1]) + " and " + winners[-1]) + ")")
         paid = r["payments"][self.seat]
         if self.unit == "push-ups":
             return f"{self._title()}: {how}; you did {r['pushups'][self.seat]} push-ups."
