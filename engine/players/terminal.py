@@ -3,7 +3,9 @@
 Reads one line of input per choice, so a script can drive it; bad input gets a clear
 message and the question again; end of input ends the session cleanly. `help` at any
 choice teaches the game under the table's rules; a drop asks for a confirmation first;
-hands follow one another, with a pause at each showdown, until you type q.
+hands follow one another, with a pause at each showdown, until you type q; `review` at
+the showdown shows what the expert would have done at each of your decisions
+(engine.review).
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ ENDINGS = {
     "stock_out": "an empty stock: the lowest count wins",
     "draw": "a draw: nobody pays",
 }
+
+
+REVIEW_HINT = "Type review to see what the expert would have done in that hand, and what each difference cost you."
 
 
 class EndOfInput(Exception):
@@ -124,6 +129,7 @@ class TerminalGame:
         self.human = HUMAN in seats
         self.hands = hands if hands is not None or self.human else 1
         self.rng = random.Random(seed)
+        self.seed = seed
         self.stdin = stdin
         self.out = stdout
         self.echo = not (hasattr(stdin, "isatty") and stdin.isatty())  # show scripted answers
@@ -160,6 +166,8 @@ class TerminalGame:
             while True:
                 self.play_hand(number, dealer)
                 if self.hands is not None and number >= self.hands:
+                    if self.human:
+                        self.offer_review()
                     break
                 if self.human:
                     self.pause()
@@ -208,14 +216,52 @@ class TerminalGame:
             self.say(move_text(self.names[seat], view, action))
             game.apply(seat, action)
         self.showdown(game)
+        self.last_game = game
 
     drawn = None  # the card the human just drew, marked in the hand until the turn ends
 
+    last_game = None  # the hand just played, for `review`
+
     def pause(self) -> None:
-        """Wait at the showdown until the player is ready for the next hand."""
-        answer = self.ask("Press Enter for the next hand (q to leave): ")
-        if answer.lower() in ("q", "quit", "exit"):
-            raise Quit
+        """Wait at the showdown until the player is ready for the next hand (or asks for a review)."""
+        self.say(REVIEW_HINT)
+        while True:
+            answer = self.ask("Press Enter for the next hand (q to leave): ")
+            if answer.lower() in ("q", "quit", "exit"):
+                raise Quit
+            if answer.lower() != "review":
+                return
+            self.show_review()
+
+    def offer_review(self) -> None:
+        """After the last hand: a review if asked for, else leave (end of input leaves quietly)."""
+        try:
+            answer = self.ask("Type review to see what the expert would have done in that hand, "
+                              "or press Enter to leave: ")
+        except EndOfInput:
+            return
+        if answer.lower() == "review":
+            self.show_review()
+
+    def show_review(self) -> None:
+        """The review of every human seat's decisions in the hand just played (engine.review)."""
+        from ..review import ReviewError, review
+
+        game = self.last_game
+        if game is None:
+            self.say("There is no hand to review yet.")
+            return
+        computers = [s for s, kind in enumerate(self.seats) if kind != HUMAN]
+        for seat, kind in enumerate(self.seats):
+            if kind != HUMAN:
+                continue
+            self.say("")
+            try:
+                self.say(review(game.record(), seat, seed=self.rng.getrandbits(32) if self.seed is None
+                                else self.seed, computers=computers).text())
+            except ReviewError as exc:
+                self.say(f"No review: {exc}")
+            self.say("")
 
     def confirm_drop(self, view: SeatView) -> bool:
         answer = self.ask(f"Drop with a count of {view.count}? Anyone with {view.count} or less catches you. "

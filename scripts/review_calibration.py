@@ -1,0 +1,200 @@
+"""Are the review's costs calibrated? (issue 26)
+
+Plays seeded self-play hands of noisy hard players (engine/players/noisy.py: hard, with a
+mistake at `--noise` of its decisions), reviews seat 0 of each hand with the default
+budget (`engine.review.review`), and for every decision where the expert would have
+chosen differently measures what the difference really cost, on the hand's REAL hidden
+cards (which the review never read):
+
+- **realised, play-out**: from the real position (the real hands and the real stock
+  order), the expert's choice and what was done, each played to the end by the same
+  play-out the review uses (the seat's plan for its turn, then expert.Rollout for every
+  seat); the difference of the seat's payments. This checks the review's sampling of the
+  hidden cards: if that is calibrated, decisions priced at X lose X on average here.
+- **realised, table**: from the real position, the two choices, then the hand played on
+  by the table's own players (noisy hard at every seat, fresh seeds; `--runs` runs with the
+  same seeds for both choices); the mean difference. This is "what happens" when the
+  hand goes on as it was being played, so it also checks the play-out's stand-in for
+  the players.
+
+It prints both against the estimate by bins of estimated cost (means with 95% intervals)
+and, for the drop / non-drop decisions, the review's chance that someone held the seat's
+count or less against how often someone really did.
+
+    python scripts/review_calibration.py [--hands 700] [--players 2,3] [--noise 0.2] [--runs 4] [--seed 1]
+
+(the defaults take about 8 minutes of CPU on the project machine; progress on standard error)
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.cards import count  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.players.expert import ExpertPlayer  # noqa: E402
+from engine.players.hard import Estimate, utility  # noqa: E402
+from engine.players.memory import Memory  # noqa: E402
+from engine.players.noisy import NoisyPlayer, play_record  # noqa: E402
+from engine.review import review  # noqa: E402
+from engine.rules import Rules  # noqa: E402
+
+COST_BINS = (-math.inf, -0.1, 0.1, 0.3, 0.6, 1.0, 2.0, math.inf)
+CHANCE_BINS = (0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1.0001)
+
+
+def position(record: dict, index: int) -> Game:
+    """The real game just before action `index` (every hidden card in it)."""
+    return Game.from_record({**record, "actions": record["actions"][:index]})
+
+
+def realised_playout(game: Game, seat: int, did, expert, seed: int) -> float:
+    view = game.view(seat)
+    memory = Memory(view)
+    judge = ExpertPlayer(seed, time_cap=float("inf"))
+    estimate = Estimate(judge, view, memory)
+    hands = [list(h) for h in game.hands]
+    stock = list(game.stock)
+    mine = judge.play_out(view, memory, estimate, hands, stock, list(did), seed)
+    theirs = judge.play_out(view, memory, estimate, hands, stock, list(expert), seed)
+    return theirs - mine
+
+
+def play_on(game: Game, seat: int, actions, seed: int, noise: float) -> float:
+    game = game.copy()
+    for a in actions:
+        if game.outcome is not None or not game.is_legal(seat, a):
+            break
+        game.apply(seat, a)
+    bots = [NoisyPlayer(seed * 16 + i, noise=noise) for i in range(game.num_players)]
+    steps = 0
+    while game.outcome is None and steps < 5000:
+        s = game.to_act
+        game.apply(s, bots[s].choose(game.view(s)))
+        steps += 1
+    return utility(game.outcome, seat, game.rules.scoring, game.stake)
+
+
+def realised_table(game: Game, seat: int, did, expert, seed: int, runs: int, noise: float) -> float:
+    diffs = [play_on(game, seat, expert, seed + r, noise) - play_on(game, seat, did, seed + r, noise)
+             for r in range(runs)]
+    return sum(diffs) / runs
+
+
+def mean_ci(xs):
+    n = len(xs)
+    if n == 0:
+        return float("nan"), float("nan")
+    m = sum(xs) / n
+    if n < 2:
+        return m, float("nan")
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    return m, 1.96 * sd / math.sqrt(n)
+
+
+def bin_of(x, bins):
+    for i in range(len(bins) - 1):
+        if bins[i] <= x < bins[i + 1]:
+            return i
+    return len(bins) - 2
+
+
+def label(bins, i, pct=False):
+    lo, hi = bins[i], bins[i + 1]
+    f = (lambda v: f"{round(100 * v)}%") if pct else (lambda v: f"{v:+.1f}")
+    if lo == -math.inf:
+        return f"below {f(hi)}"
+    if hi == math.inf:
+        return f"{f(lo)} and up"
+    return f"{f(lo)} to {f(min(hi, 1.0) if pct else hi)}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=700)
+    parser.add_argument("--players", default="2,3")
+    parser.add_argument("--noise", type=float, default=0.2)
+    parser.add_argument("--runs", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--preset", default="standard")
+    args = parser.parse_args()
+    rules = Rules.preset(args.preset)
+    sizes = [int(x) for x in args.players.split(",")]
+    started = time.process_time()
+    rows = []  # (estimate, error, realised play-out, realised table, kind)
+    chances = []  # (predicted, happened)
+    decisions = same = 0
+    for i in range(args.hands):
+        n = sizes[i % len(sizes)]
+        seed = args.seed * 1_000_000 + i
+        record = play_record(rules, n, seed, noise=args.noise)
+        rv = review(record, 0, seed=seed)
+        for d in rv.decisions:
+            decisions += 1
+            if d.low_chance is not None:
+                game = position(record, d.index)
+                mine = count(game.hands[0])
+                happened = any(count(h) <= mine for j, h in enumerate(game.hands) if j != 0)
+                chances.append((d.low_chance, happened))
+            if d.same:
+                same += 1
+                continue
+            game = position(record, d.index)
+            a = realised_playout(game, 0, d.did, d.expert, seed + d.index)
+            b = realised_table(game, 0, d.did, d.expert, seed * 31 + d.index, args.runs, args.noise)
+            rows.append((d.cost, d.error, a, b, d.kind))
+        if (i + 1) % 100 == 0:
+            print(f"{i + 1} hands, {len(rows)} differences, CPU {time.process_time() - started:.0f} s",
+                  file=sys.stderr, flush=True)
+    cpu = time.process_time() - started
+    print(f"{args.hands} hands ({', '.join(map(str, sizes))} players alternating), preset {args.preset}, "
+          f"noisy hard at every seat (noise {args.noise}), seat 0 reviewed, seed {args.seed}; "
+          f"{decisions} decisions, {same} as the expert would have, {len(rows)} differences; "
+          f"table runs per difference {args.runs}; CPU {cpu:.0f} s")
+    print()
+    print("| estimated cost (stakes) | differences | mean estimate | mean std. error | realised, play-out | realised, table |")
+    print("|---|---|---|---|---|---|")
+    groups = {}
+    for r in rows:
+        groups.setdefault(bin_of(r[0], COST_BINS), []).append(r)
+    for b in sorted(groups):
+        g = groups[b]
+        est = sum(r[0] for r in g) / len(g)
+        se = sum(r[1] for r in g) / len(g)
+        ma, ca = mean_ci([r[2] for r in g])
+        mb, cb = mean_ci([r[3] for r in g])
+        print(f"| {label(COST_BINS, b)} | {len(g)} | {est:+.3f} | {se:.3f} | {ma:+.3f} ± {ca:.3f} | {mb:+.3f} ± {cb:.3f} |")
+    est, _ = mean_ci([r[0] for r in rows])
+    ma, ca = mean_ci([r[2] for r in rows])
+    mb, cb = mean_ci([r[3] for r in rows])
+    print(f"| all | {len(rows)} | {est:+.3f} | | {ma:+.3f} ± {ca:.3f} | {mb:+.3f} ± {cb:.3f} |")
+    for kind in ("start", "play"):
+        g = [r for r in rows if r[4] == kind]
+        if g:
+            est, _ = mean_ci([r[0] for r in g])
+            ma, ca = mean_ci([r[2] for r in g])
+            mb, cb = mean_ci([r[3] for r in g])
+            print(f"| all {kind} decisions | {len(g)} | {est:+.3f} | | {ma:+.3f} ± {ca:.3f} | {mb:+.3f} ± {cb:.3f} |")
+    print()
+    print("| chance someone held your count or less | decisions | mean predicted | how often someone did |")
+    print("|---|---|---|---|")
+    groups = {}
+    for p, h in chances:
+        groups.setdefault(bin_of(p, CHANCE_BINS), []).append((p, h))
+    for b in sorted(groups):
+        g = groups[b]
+        pred = sum(p for p, _ in g) / len(g)
+        freq = sum(1 for _, h in g if h) / len(g)
+        ci = 1.96 * math.sqrt(max(freq * (1 - freq), 1e-9) / len(g))
+        print(f"| {label(CHANCE_BINS, b, pct=True)} | {len(g)} | {pred:.1%} | {freq:.1%} ± {ci:.1%} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
