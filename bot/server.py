@@ -8,6 +8,11 @@ before its data is deleted.
 
 from __future__ import annotations
 
+import asyncio
+import multiprocessing
+import zlib
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -17,7 +22,7 @@ from bot.commands import End
 from bot.errors import StaleView, UserError
 from bot.service import Person, TableService
 from bot.store import (Database, Forgotten, GuildSettings, PlayerRef, current_season, forget_guild,
-                       get_guild_settings, hand_record, list_open_tables, player_standing, recent_hands,
+                       get_guild_settings, hand_record, hand_with_accounts, list_open_tables, player_standing, recent_hands,
                        standings, start_new_season, update_guild_settings)
 from bot.table import Scoring
 
@@ -36,10 +41,69 @@ class House:
     """The server's seconds a turn."""
 
 
+REVIEWS_KEPT = 256
+"""Reviews kept in memory (per hand and seat): opening one again answers at once."""
+
+
+def _review_text(record: dict, seat: int, seed: int, computers: tuple[int, ...]) -> str:
+    """In the review worker process: the review's text, or the one line that says why there is none."""
+    from engine.review import ReviewError, review
+
+    try:
+        return review(record, seat, seed=seed, computers=computers).text()
+    except ReviewError as exc:
+        return f"{REFUSED}{exc}"
+
+
+REFUSED = "\x00refused:"
+
+
 class ServerService:
     def __init__(self, db: Database, tables: TableService):
         self.db = db
         self.tables = tables
+        self._reviews: OrderedDict[tuple[int, str, int], str] = OrderedDict()
+        self._worker: ProcessPoolExecutor | None = None
+        """One process for reviews: their seconds of search never hold up the event loop's tables."""
+
+    # ------------------------------------------------------------------ reviewing a hand
+
+    async def review(self, guild_id: int, hand_id: str, user_id: int) -> str:
+        """The review of `user_id`'s own decisions in stored hand `hand_id` (engine/review.py), as
+        text. Refused in one line: no such hand here, the person did not sit at it, or the review
+        cannot be made (a computer's seat, house rules). Worked in a process of its own, kept."""
+        async with self.db.sessions() as session:
+            found = await hand_with_accounts(session, guild_id=guild_id, hand_id=hand_id)
+        if found is None:
+            raise UserError(f"There is no hand {hand_id!r} on this server (/tonk history lists them).")
+        record, accounts = found
+        account = PlayerRef.human(user_id, "me").account
+        if account not in accounts:
+            raise UserError(f"You did not play hand {hand_id}: a review is of your own decisions.")
+        seat = accounts.index(account)
+        key = (guild_id, hand_id, seat)
+        text = self._reviews.get(key)
+        if text is None:
+            computers = tuple(i for i, a in enumerate(accounts) if not a.startswith("user:"))
+            if self._worker is None:
+                self._worker = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            loop = asyncio.get_running_loop()
+            text = await loop.run_in_executor(self._worker, _review_text, record, seat,
+                                              zlib.crc32(hand_id.encode()), computers)
+            self._reviews[key] = text
+            while len(self._reviews) > REVIEWS_KEPT:
+                self._reviews.popitem(last=False)
+        if text.startswith(REFUSED):
+            raise UserError(text.removeprefix(REFUSED))
+        return text
+
+    def close(self) -> None:
+        """Stop the review worker (at the cog's unload)."""
+        if self._worker is not None:
+            self._worker.shutdown(wait=False, cancel_futures=True)
+            self._worker = None
+
+    # ------------------------------------------------------------------ settings, ledger, history
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self.db.sessions() as session:

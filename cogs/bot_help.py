@@ -38,9 +38,8 @@ def controls(rules: Rules, *, turn_timer: int) -> list[tuple[str, str]]:
             if rules.slap == "next_player_first" else "**Slap!**: not played at this table (a house rule).")
     return [
         ("The lobby",
-         "**Join** takes a seat, **Leave** gives it up, **Add a computer player** seats one. The host "
-         "**Start**s (2 or more seats) or **Cancel**s (it asks first when others have joined), and may "
-         "play another preset or change one rule with the menus."),
+         "**Join**, **Leave**, **Add a computer player**. The host **Start**s (2+ seats) or **Cancel**s "
+         "(asking first if others joined), and may change the preset or a rule with the menus."),
         ("Your hand",
          f"**My hand** (on the table and in your turn ping) shows your cards privately with the plays legal "
          f"now: {plays}. The message follows the game; **Refresh** shows it again as it is now."),
@@ -58,14 +57,14 @@ def controls(rules: Rules, *, turn_timer: int) -> list[tuple[str, str]]:
          "returns a seat. An absent host passes the table on."),
         ("Between hands",
          "**Next hand** deals again (the deal passes left); **Join** seats a newcomer at the dealer's right; "
-         "**Leave** gives up your seat; the host may **remove a seat**."),
+         "**Leave**; the host may **remove a seat**."),
         ("Slap!", slap),
         ("Side bets and the big one",
-         "When the host turns side bets on (/tonk sidebets), **Side bets: in/out** puts you in or out of "
-         "every deal's side pots. The big one (/tonk bigone) plays the last hands at double stakes, then "
-         "the table closes."),
-        ("Rules", "**Rules** on the table shows its house rules, privately, at any time."),
-        ("Play again", "On a closed table: a new lobby, same seats and rules."),
+         "With side bets on (/tonk sidebets), **Side bets: in/out** puts you in or out of every deal's "
+         "pots. The big one (/tonk bigone): the last hands at double stakes."),
+        ("Rules, Review, Play again",
+         "**Rules**: the table's house rules, privately. **Review my hand** (at the showdown): the expert's "
+         "choice at each of your decisions, and its cost. **Play again** (closed table): same seats and rules."),
     ]
 
 
@@ -80,7 +79,7 @@ COMMANDS: list[tuple[str, str]] = [
     ("/tonk top", "the top 10 by any category (net points, wins, win rate, streak...), any season"),
     ("/tonk stats player", "a player's figures and balance chart"),
     ("/tonk stats server", "this server's hands: how they ended, the rules played most"),
-    ("/tonk history", "recent hands; download one to replay it"),
+    ("/tonk history", "recent hands; download one, or review your own play in it (review:True)"),
     ("/tonk-admin settings", "server defaults, channels, pictures, a new season (Manage Server)"),
     ("/tonk-admin season", "name a season (Manage Server)"),
     ("/tonk-admin forget", "delete this server's Tonk data (Manage Server; asks first)"),

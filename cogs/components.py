@@ -74,6 +74,8 @@ class Verb(StrEnum):
     """Confirm each pick from now on (at this table)."""
     AGAIN = "again"
     """A closed table's Play again: a new lobby with the same seats and rules."""
+    REVIEW = "review"
+    """The showdown's Review my hand (its version: the hand's number): the clicker's own review."""
     TABLE_RULES = "tablerules"
     """The table message's Rules button: this table's house rules, privately."""
     CLOSE = "close"

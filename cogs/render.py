@@ -382,6 +382,8 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     if table.anyone_away:
         items.append(button(t, Verb.BACK, "I'm back", row=0))
     items.append(button(t, Verb.TABLE_RULES, "Rules", row=1))
+    if out is not None:  # the showdown: each player may review their own decisions
+        items.append(button(t, Verb.REVIEW, "Review my hand", version=table.hand_number, row=1))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
     wanted = channel_picture(table) if picture else None
     if wanted is not None and wanted == shown:
@@ -790,6 +792,11 @@ def _with_hand_picture(message: dict[str, Any], view: SeatView, drawn: Card | No
 
 
 # ---------------------------------------------------------------------------- commands
+
+def review_embed(hand_id: str, text: str) -> discord.Embed:
+    """A player's review of their own decisions in a hand (engine/review.py's text), privately."""
+    return discord.Embed(title=f"Your review of hand {hand_id}", description=text[:4096], colour=COLOUR_LOBBY)
+
 
 def rules_embed(rules: Rules, title: str) -> discord.Embed:
     """`/tonk rules`: every option of the table in words, those played, then the house rules it leaves out."""

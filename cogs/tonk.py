@@ -100,6 +100,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if self.live.on_events in self.service.listeners:
             self.service.listeners.remove(self.live.on_events)
         await self.live.close()
+        self.server.close()
 
     def in_server(self, interaction: discord.Interaction) -> bool:
         return in_server(interaction)
@@ -270,12 +271,19 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
 
     @app_commands.command(name="history", description="Recent hands on this server; download one hand's record")
     @app_commands.guild_only()
-    @app_commands.describe(hand="A hand id from the list, to download its record", count="How many hands to list")
+    @app_commands.describe(hand="A hand id from the list, to download its record", count="How many hands to list",
+                           review="Review your own decisions in that hand (what the expert would have done)")
     async def history(self, interaction: discord.Interaction, hand: str | None = None,
-                      count: app_commands.Range[int, 1, 20] = 10) -> None:
+                      count: app_commands.Range[int, 1, 20] = 10, review: bool = False) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if hand is not None and review:
+            text = await self.server.review(guild_id, hand.strip(), interaction.user.id)
+            await interaction.edit_original_response(embed=render.review_embed(hand.strip(), text))
+            return
+        if review:
+            raise UserError("Name the hand to review: /tonk history lists them, then hand:<id> review:True.")
         if hand is not None:
             record = await self.server.hand_record(guild_id, hand.strip())
             data = json.dumps(record, indent=1).encode()
@@ -379,6 +387,10 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             await self._private_command(interaction, click, edit=False)
         elif verb is Verb.AGAIN:
             await self._play_again(interaction, click)
+        elif verb is Verb.REVIEW:  # seconds of search in the review worker: this click is deferred
+            hand_id = f"{click.table_id}-{click.version}"
+            text = await self.server.review(interaction.guild_id or 0, hand_id, interaction.user.id)
+            await reply_of(interaction).send(embed=render.review_embed(hand_id, text), ephemeral=True)
         elif verb in PLAYS or verb in HAND_VERBS or verb in PENDING_VERBS:
             async with self.live.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
                 try:

@@ -31,7 +31,8 @@ from .errors import (
 )
 from .forget import Forgotten, forget_guild
 from .guilds import UNSET, get_guild_settings, update_guild_settings
-from .hands import (RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, has_played, recent_hands,
+from .hands import (RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, hand_with_accounts, has_played,
+                    recent_hands,
                     record_finished_hand)
 from .ledger import (
     SeasonInfo,
@@ -157,6 +158,7 @@ __all__ = [
     "get_open_table_in_channel",
     "get_table",
     "hand_record",
+    "hand_with_accounts",
     "is_retryable",
     "list_open_tables",
     "list_seasons",

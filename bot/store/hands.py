@@ -351,3 +351,15 @@ async def hand_record(session: AsyncSession, *, guild_id: int, hand_id: str) -> 
     """The hand's ``tonk-hand/1`` record, for download, if it was played on this server."""
     hand = await get_hand(session, guild_id=guild_id, hand_id=hand_id)
     return None if hand is None else hand.record
+
+
+async def hand_with_accounts(session: AsyncSession, *, guild_id: int,
+                             hand_id: str) -> tuple[dict[str, Any], list[str]] | None:
+    """The hand's record and the account of each seat in seat order, if it was played on this server."""
+    hand = await get_hand(session, guild_id=guild_id, hand_id=hand_id)
+    if hand is None:
+        return None
+    statement = select(HandSeat.account).where(HandSeat.hand_pk == hand.id).order_by(HandSeat.seat)
+    async with read_transaction(session):
+        accounts = list((await session.exec(statement)).all())
+    return hand.record, accounts
