@@ -19,6 +19,7 @@ the hand retires: its message says it no longer follows the game, with a button 
 hand back (a new click, a new token), so no message is left claiming to be current. Whoever is seated
 in the hand in play with a hand that no longer follows is told in the channel, one short note with
 My hand for all of them, at most once per person and deal; the player to act has the turn ping.
+After a restart (the tokens went with the process) everyone seated in a hand in play is told so.
 The hand is rendered from the seat's `SeatView` only.
 
 Pictures and requests cost most of a click, so nothing is drawn or sent that would not change
@@ -839,6 +840,10 @@ class LiveTables:
         log.info("resuming %d open tables (%s): %s", len(tables), ownership,
                  " ".join(f"{table.id}@{table.guild_id}" for table in tables) or "none")
         for table in tables:
+            if table.in_play:
+                # the hand messages of the process before can no longer be edited (their tokens went
+                # with it): everyone seated is told once, the player to act by the turn's ping
+                self.runtime(table.id).stale = {s.user_id for s in table.seats if s.is_human}  # type: ignore[misc]
             self.on_events(table, [])
 
     async def close(self, timeout: float = 5.0) -> None:

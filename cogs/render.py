@@ -686,8 +686,8 @@ def stale_hands_note(user_ids: list[int], hand_number: int) -> str:
     who = ", ".join(f"<@{u}>" for u in user_ids)
     one = len(user_ids) == 1
     return (f"{who}: your hand message{'' if one else 's'} stopped following the game (the bot can update "
-            f"{'it' if one else 'them'} for 15 minutes after your last click). Hand {hand_number} is on: "
-            f"My hand shows your cards.")
+            f"{'one' if one else 'them'} only for 15 minutes after your last click, and not across a restart). "
+            f"Hand {hand_number} is on: My hand shows your cards.")
 
 
 def stuck_text(missing: list[str], channel_id: int, *, host: bool = False) -> str:
