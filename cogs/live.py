@@ -19,6 +19,7 @@ the hand retires: its message says it no longer follows the game, with a button 
 hand back (a new click, a new token), so no message is left claiming to be current. Whoever is seated
 in the hand in play with a hand that no longer follows is told in the channel, one short note with
 My hand for all of them, at most once per person and deal; the player to act has the turn ping.
+After a restart (the tokens went with the process) everyone seated in a hand in play is told so.
 The hand is rendered from the seat's `SeatView` only.
 
 Pictures and requests cost most of a click, so nothing is drawn or sent that would not change
@@ -72,6 +73,8 @@ HAND_WAIT_SECONDS = 1.0
 """How long a click on the live hand message waits for that message's edit in flight."""
 ORIGINAL = "@original"
 """The message id that names an interaction's response in its webhook's routes."""
+PERMISSION_RETRY_SECONDS = 10.0
+"""How often a table whose channel refused the bot a permission tries again (one request)."""
 SLAP_GRACE_SECONDS = 2.5
 """House rule (slap): how long a computer player to act waits before drawing (which closes the
 slap window) while a person may still slap, so people get a fair chance at the Slap! button."""
@@ -160,6 +163,14 @@ class TableRuntime:
     """The table as it closed: shown as it is, even once its rows are deleted (/tonk-admin forget)."""
     ping_deadline: tuple[str, float | None] | None = None
     """The turn and the deadline the turn's ping (or its warning) shows, when this process sent it."""
+    blocked: list[str] | None = None
+    """The permissions the channel refused the bot (a message edit or a ping failed): the table's
+    message cannot follow the game until they are back. None: nothing refused."""
+    blocked_told: set[int] = field(default_factory=set)
+    """Who was told at a click that the table is stuck (once each while it is)."""
+    host_told: bool = False
+    recover: asyncio.Task | None = None
+    """Tries the channel again every `PERMISSION_RETRY_SECONDS` while it refuses the bot."""
     stale: set[int] = field(default_factory=set)
     """People whose private hand no longer follows the game (retired or refused), until they open it again."""
     noticed: tuple[int, set[int]] = (0, set())
@@ -168,7 +179,7 @@ class TableRuntime:
     @property
     def idle_now(self) -> bool:
         tasks = (self.sync, self.computer, self.idle, self.timer[1] if self.timer else None,
-                 self.slaps[1] if self.slaps else None)
+                 self.slaps[1] if self.slaps else None, self.recover)
         live_hands = any(hand.fresh for hand in self.hands.values())
         return (self.replying == 0 and not live_hands and not self.stale
                 and all(t is None or t.done() for t in tasks))
@@ -195,7 +206,8 @@ class TableRuntime:
     def cancel(self) -> None:
         """Stop the table's computer, idle and timer tasks (not the one running this)."""
         running = asyncio.current_task()
-        tasks = [self.computer, self.idle, self.timer[1] if self.timer else None, self.slaps[1] if self.slaps else None]
+        tasks = [self.computer, self.idle, self.timer[1] if self.timer else None, self.slaps[1] if self.slaps else None,
+                 self.recover]
         for task in tasks:
             if task is not None and task is not running:
                 task.cancel()
@@ -356,16 +368,24 @@ class LiveTables:
                 runtime.replied.clear()
                 await runtime.replied.wait()
             runtime.dirty = False
+            table = None
             try:
                 # the newest saved table, as the service keeps it: no load; a closed table is
                 # no longer kept there, and the event that closed it brought it
                 table = self.service.newest(runtime.table_id) or runtime.closed or runtime.newest
                 if table is None:
                     table = await self.service.load(runtime.table_id)
-                await self._edit(runtime, table)
-                await self._ping(table)
+                refused: discord.Forbidden | None = None
+                for step in (lambda: self._edit(runtime, table), lambda: self._ping(table)):  # noqa: B023
+                    try:
+                        await step()
+                    except discord.Forbidden as exc:
+                        refused = refused or exc  # the private hands, edited through their clicks, still follow
                 await self._follow_hands(runtime, table)
                 await self._notice_stale(runtime, table)
+                if refused is not None:
+                    await self._refused(runtime, table, refused)
+                    continue
             except asyncio.CancelledError:
                 raise
             except UserError:
@@ -375,6 +395,9 @@ class LiveTables:
             except Exception:
                 log.exception("table %s: could not update the channel", runtime.table_id)
             else:
+                if runtime.blocked is not None:
+                    log.info("table %s: the channel lets the bot in again: the table carries on", runtime.table_id)
+                    self._unblocked(runtime)
                 if not table.is_open and not runtime.dirty:
                     break
         else:
@@ -382,6 +405,59 @@ class LiveTables:
         # the table closed (or vanished): nothing of it stays in memory
         runtime.cancel()
         self.tables.pop(runtime.table_id, None)
+
+    # ------------------------------------------------------------------ a channel that refuses the bot
+
+    async def _refused(self, runtime: TableRuntime, table: Table | None, exc: discord.Forbidden) -> None:
+        """Discord refused an edit of the table's message or a ping for a missing permission: the
+        table is stuck until someone gives it back. The players are told at their next click (the
+        interaction's reply needs no permission in the channel), the host once by direct message,
+        and the channel is tried again every `PERMISSION_RETRY_SECONDS` until it works."""
+        method = getattr(getattr(exc, "response", None), "method", "")
+        missing = (["View Channel"] if exc.code == 50001 else ["Send Messages"] if method == "POST"
+                   else ["Attach Files"])
+        if runtime.blocked is None:
+            log.warning("table %s: the channel refuses the bot (%s: %s missing): the players are told at their "
+                        "next click", runtime.table_id, exc.code, ", ".join(missing))
+        runtime.blocked = missing
+        runtime.shown = None  # the next try edits the message whatever it shows
+        if not runtime.host_told and table is not None:
+            runtime.host_told = True
+            try:
+                channel = await self.client.create_dm(discord.Object(table.host_user_id))  # type: ignore[arg-type]
+                await channel.send(render.stuck_text(missing, table.channel_id, host=True))
+            except (discord.HTTPException, OSError, aiohttp.ClientError) as error:
+                log.info("table %s: could not tell the host by direct message (%s)", runtime.table_id, error)
+        runtime.start("recover", self._try_again(runtime))
+
+    async def _try_again(self, runtime: TableRuntime) -> None:
+        await asyncio.sleep(PERMISSION_RETRY_SECONDS)
+        if runtime.blocked is not None and not self._closing and self.tables.get(runtime.table_id) is runtime:
+            self.request_sync(runtime.table_id, force=True)
+
+    def _unblocked(self, runtime: TableRuntime) -> None:
+        runtime.blocked = None
+        runtime.blocked_told.clear()
+        runtime.host_told = False
+
+    def stuck(self, table_id: int) -> bool:
+        """Does the table's channel refuse the bot a permission it needs (as last tried)?"""
+        runtime = self.tables.get(table_id)
+        return runtime is not None and runtime.blocked is not None
+
+    def tell_stuck(self, table_id: int, user_id: int) -> bool:
+        """Should `user_id` be told that the table is stuck? True once per person while it is."""
+        runtime = self.tables.get(table_id)
+        if runtime is None or runtime.blocked is None or user_id in runtime.blocked_told:
+            return False
+        runtime.blocked_told.add(user_id)
+        return True
+
+    def permissions_back(self, table_id: int) -> None:
+        """A click shows the bot has what it needs in the channel again: the table carries on now."""
+        runtime = self.tables.get(table_id)
+        if runtime is not None and runtime.blocked is not None:
+            self.request_sync(table_id, force=True)
 
     async def _edit(self, runtime: TableRuntime, table: Table) -> None:
         if table.message_id is None or runtime.shown == table.moves:
@@ -418,11 +494,16 @@ class LiveTables:
         if wanted:
             user_id = table.seats[table.to_act].user_id  # type: ignore[index]
             deadline = await self.deadline(table)
-            message = await channel.send(
-                self._ping_text(user_id, deadline),  # type: ignore[arg-type]
-                view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
-                    users=[discord.Object(user_id)]),  # type: ignore[arg-type]
-            )
+            try:
+                message = await channel.send(
+                    self._ping_text(user_id, deadline),  # type: ignore[arg-type]
+                    view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
+                        users=[discord.Object(user_id)]),  # type: ignore[arg-type]
+                )
+            except discord.Forbidden:
+                if old is not None:  # removed (or tried): the next try must not remove it again
+                    await self.service.set_ping(table.id, None)
+                raise
             ping = Ping(message.id, key)  # type: ignore[arg-type]
             self.runtime(table.id).ping_deadline = (key, deadline)  # type: ignore[assignment]
         if table.is_open and await self.service.set_ping(table.id, ping) is None and ping is not None:
@@ -840,6 +921,10 @@ class LiveTables:
         log.info("resuming %d open tables (%s): %s", len(tables), ownership,
                  " ".join(f"{table.id}@{table.guild_id}" for table in tables) or "none")
         for table in tables:
+            if table.in_play:
+                # the hand messages of the process before can no longer be edited (their tokens went
+                # with it): everyone seated is told once, the player to act by the turn's ping
+                self.runtime(table.id).stale = {s.user_id for s in table.seats if s.is_human}  # type: ignore[misc]
             self.on_events(table, [])
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -762,8 +762,17 @@ def stale_hands_note(user_ids: list[int], hand_number: int) -> str:
     who = ", ".join(f"<@{u}>" for u in user_ids)
     one = len(user_ids) == 1
     return (f"{who}: your hand message{'' if one else 's'} stopped following the game (the bot can update "
-            f"{'it' if one else 'them'} for 15 minutes after your last click). Hand {hand_number} is on: "
-            f"My hand shows your cards.")
+            f"{'one' if one else 'them'} only for 15 minutes after your last click, and not across a restart). "
+            f"Hand {hand_number} is on: My hand shows your cards.")
+
+
+def stuck_text(missing: list[str], channel_id: int, *, host: bool = False) -> str:
+    """What a table whose channel refuses the bot a permission tells its players (and its host)."""
+    lack = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
+    where = f"Your Tonk table in <#{channel_id}>" if host else "This table"
+    return (f"{where} is stuck: I lack {lack} in <#{channel_id}>, so its message and the turn pings "
+            f"can't follow the game. Someone who can change that channel's permissions (Manage Channels or "
+            f"Manage Roles, or a server admin) can allow me that; the table then carries on by itself.")
 
 
 def hand_closed(table_id: int, *, left: bool) -> dict[str, Any]:

@@ -9,6 +9,7 @@ read the ledger defer first); refusals are ephemeral and never errors.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import logging
@@ -355,6 +356,22 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                 await in_time(interaction, self._answer(interaction, click))
         except Exception as exc:  # a TonkError is a refusal; the rest is logged
             await self.report_error(interaction, exc, table_id=click.table_id)
+            return
+        if self.live.stuck(click.table_id):
+            await self._tell_stuck(interaction, click.table_id)
+
+    async def _tell_stuck(self, interaction: discord.Interaction, table_id: int) -> None:
+        """The table's channel refused the bot a permission: the click is answered as usual, then
+        its player is told (once) what is missing and who can fix it; a click that shows the
+        permissions are back lets the table carry on at once."""
+        missing = missing_permissions(
+            interaction.app_permissions, pictures=await self.live.pictures_on(interaction.guild_id),  # type: ignore[arg-type]
+            thread=isinstance(interaction.channel, discord.Thread))
+        if not missing:
+            self.live.permissions_back(table_id)
+        elif self.live.tell_stuck(table_id, interaction.user.id):
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(render.stuck_text(missing, interaction.channel_id), ephemeral=True)  # type: ignore[arg-type]
 
     async def _answer(self, interaction: discord.Interaction, click: Click) -> None:
         """Every click: the ones that only show something, then the commands, each answered in the

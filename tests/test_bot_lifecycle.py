@@ -84,6 +84,13 @@ async def test_after_a_restart_the_ping_shows_the_deadline_the_table_shows(fake_
     assert ping.button("My hand") is not None
     hand = await open_hand(fake, player, table)
     assert deadline(hand.text) == deadline(table.text)
+    # the hand messages from before the restart no longer follow the game: the one not to act is
+    # told in a short note with My hand (the player to act has the ping)
+    other = "bob" if player == "alice" else "alice"
+    note = await fake.wait_for(lambda: next((m for m in fake.visible("dave") if "stopped following" in m.content),
+                                            None), what="the note after the restart")
+    assert str(fake.user(other).id) in note.content and str(fake.user(player).id) not in note.content
+    assert note.button("My hand") is not None
 
 
 async def test_the_start_up_log_says_what_happened_in_plain_words(fake_discord, bot_process, tmp_path):

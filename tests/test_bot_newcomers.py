@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from e2e_helpers import ack, deal_until_in_play, open_hand, reply_text
+from e2e_helpers import ack, deal_until_in_play, open_hand, play_simple_turn, reply_text, turn_name
 from fakediscord import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL, CommandUnavailable
 from test_bot_e2e import dealt_table, play_hand, start_bot
 
@@ -131,3 +131,40 @@ async def test_a_players_first_hand_shows_the_hint_and_later_hands_do_not(fake_d
     await deal_until_in_play(fake, table)
     for user in ("alice", "bob"):
         assert "New to Tonk?" not in (await open_hand(fake, user, table)).text
+
+
+async def test_a_table_whose_channel_refuses_the_bot_says_so_and_carries_on_when_allowed_again(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    _, table, player = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    other = "bob" if player == "alice" else "alice"
+    channel, me = fake.channel("tonk"), fake.guild.members[fake.bot_user.id]
+
+    def pinged(user):
+        return [m for m in fake.visible("dave") if "your turn at the Tonk table" in m.content
+                and str(fake.user(user).id) in m.content]
+
+    await fake.wait_for(lambda: pinged(player), what="the first ping")
+    # someone locks the channel: the bot may no longer post there
+    channel.set_permissions(me, deny=SEND_MESSAGES)
+    await play_simple_turn(fake, player, table)
+    # the next turn's ping is refused: the host hears of it once, by direct message
+    dm = await fake.wait_for(lambda: fake.dm_channel("alice") and fake.dm_channel("alice").messages
+                             and fake.dm_channel("alice").messages[0], timeout=10, what="the host's message")
+    assert "is stuck: I lack Send Messages" in dm.content and "Manage Channels" in dm.content
+    assert not pinged(other)
+    # a click at the table is answered as usual, then says what is missing and who can fix it (once a person)
+    sent = await fake.click(other, table.button("My hand"))
+    await ack(sent)
+    assert "Your turn" in (await sent.original()).text
+    told = await sent.followup(0)
+    assert told.ephemeral and "I lack Send Messages" in told.text and "carries on by itself" in told.text
+    again = await fake.click(other, table.button("My hand"))
+    await ack(again)
+    fake.take_violations("missing_permissions")
+    # the permission comes back: the table carries on by itself, no click needed
+    del channel.overwrites[me.id]
+    await fake.wait_for(lambda: pinged(other), timeout=20, what="the ping once the bot may post again")
+    assert again.followups == [] and len(fake.dm_channel("alice").messages) == 1
+    await play_simple_turn(fake, other, table)
+    await fake.wait_for(lambda: turn_name(table) != other.capitalize(), timeout=10, what="play to go on")

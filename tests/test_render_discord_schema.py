@@ -325,6 +325,12 @@ def test_rule_menus_help_rules_and_ledger_messages_are_ones_discord_accepts(vali
         check({"embed": render.rules_embed(rules, f"House rules: {preset}")}, f"{preset}: /tonk rules")
         check(render.help_message(help_sections(rules, stake=1000, preset=preset), "The rules of the table here",
                                   rules), f"{preset}: /tonk help")
+    check(render.hand_retired(2 ** 40), "a retired hand")
+    big = [2 ** 63 - 1 - i for i in range(6)]  # six seats, the longest ids Discord has
+    check({"content": render.stale_hands_note(big, 9999)}, "the note to stale hands")
+    for host in (False, True):
+        check({"content": render.stuck_text(["View Channel", "Send Messages", "Embed Links", "Attach Files"],
+                                            big[0], host=host)}, "a stuck table")
     rows = [SimpleNamespace(rank=i + 1, display_name=NAME, balance=-123456 * (i + 1), pushups=99999, hands=9999,
                             wins=999, account=f"u{i}") for i in range(10)]
     mine = SimpleNamespace(rank=11, display_name=NAME, balance=-1, pushups=1, account="me")
