@@ -204,3 +204,30 @@ async def test_a_new_player_s_pick_asks_first_and_a_practised_player_s_plays_at_
     discard = menu(hand, "discard")
     await ack(await fake.select(other, discard, values=[discard.options[0].value]))
     await fake.wait_for(lambda: turn_name(table) == name, what="a pick that plays at once")
+
+
+async def test_a_player_reviews_their_hand_at_the_showdown_and_from_the_history(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    await finish_hand(fake, table, {"alice", "bob"})
+    table_id, number = re.search(r"table (\d+)", table.text).group(1), re.search(r"hand (\d+)", table.text).group(1)
+    hand_id = f"{table_id}-{number}"
+    # at the showdown: Review my hand, privately, of the clicker's own decisions
+    sent = await fake.click("bob", table.button("Review my hand"))
+    await ack(sent)
+    # (ready within the budget it is the response; else deferred, then a private follow-up)
+    review = await sent.followup(timeout=20) if sent.response_type == 6 else await sent.original()
+    assert review.ephemeral and f"Your review of hand {hand_id}" in review.text
+    # someone who did not sit at that hand is told so, and sees nobody else's review
+    assert "You did not play hand" in await reply_text(await fake.click("dave", table.button("Review my hand")))
+    # from the history, any hand the player sat in
+    sent = await fake.slash("alice", "tonk", "tonk history", hand=hand_id, review=True)
+    await ack(sent)
+    past = await sent.original(timeout=20)
+    assert past.ephemeral and f"Your review of hand {hand_id}" in past.text
+    sent = await fake.slash("carol", "tonk", "tonk history", hand=hand_id, review=True)
+    await ack(sent)
+    assert "You did not play hand" in (await sent.original(timeout=20)).text
