@@ -55,7 +55,7 @@ from bot.commands import CloseIdle, ComputerSlap, TimeOut
 from bot.table import (BigOneCalled, ConfirmSet, Event, HandDealt, HandOver, HostChanged, Ping, Played, RulesChanged, SeatAway,
                        SeatBack, SeatLeaving, SeatLeft, SeatRemoved, SeatTaken, SideBetsChanged, Status, Table,
                        TableClosed, TakeOverAsked, TimedOut, TurnStarted)
-from engine import Card
+from engine import Card, TonkError
 from engine.help import plural
 
 from cogs import pictures, render
@@ -230,6 +230,22 @@ def people_may_slap(table: Table) -> bool:
     """Is a slap window open that a person (not a computer) may still slap?"""
     return table.slap_window is not None and any(
         not table.seats[seat].played_by_computer for seat in table.game.slappers())  # type: ignore[union-attr]
+
+
+@contextlib.contextmanager
+def background(table_id: int, what: str):
+    """The one place where the bot's own work at a table (computer players, slaps, turn timers,
+    idle lobbies) meets trouble: a refusal (the table closed or moved on meanwhile) ends it
+    quietly, Discord out of reach is a warning, anything else is logged with its traceback.
+    Cancellation passes through."""
+    try:
+        yield
+    except TonkError:  # UserError is one
+        pass
+    except (OSError, aiohttp.ClientError) as exc:
+        log.warning("table %s: %s: could not reach Discord (%s)", table_id, what, exc)
+    except Exception:
+        log.exception("table %s: %s failed", table_id, what)
 
 
 class LiveTables:
@@ -771,7 +787,7 @@ class LiveTables:
     # ------------------------------------------------------------------ computer players
 
     async def _run_computers(self, runtime: TableRuntime) -> None:
-        try:
+        with background(runtime.table_id, "a computer player"):
             while not self._closing:
                 await asyncio.sleep(self.settings.computer_delay)
                 if people_may_slap(await self.service.load(runtime.table_id)):
@@ -779,12 +795,6 @@ class LiveTables:
                 table = await self.service.computer_step(runtime.table_id, choose=computer_choice)
                 if not table.is_computer_turn:
                     return
-        except UserError:
-            return
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("table %s: a computer player failed", runtime.table_id)
 
     # ------------------------------------------------------------------ the slap race (house rule)
 
@@ -804,7 +814,7 @@ class LiveTables:
             runtime.slaps = (window, task)
 
     async def _slap_after(self, table_id: int, window: int, offers) -> None:
-        try:
+        with background(table_id, "a computer player's slap"):
             waited = 0.0
             for delay, seat, action in offers:
                 await asyncio.sleep(max(0.0, delay - waited))
@@ -812,12 +822,6 @@ class LiveTables:
                 table = await self.service.apply(table_id, None, ComputerSlap(seat, window, action))
                 if table.slap_window != window:
                     return  # it landed, or the window closed: the race is over
-        except asyncio.CancelledError:
-            raise
-        except UserError:
-            return
-        except Exception:
-            log.exception("table %s: a computer player's slap failed", table_id)
 
     # ------------------------------------------------------------------ turn timer
 
@@ -850,7 +854,7 @@ class LiveTables:
     async def _timer(self, table_id: int, guild_id: int, key: str) -> None:
         """The turn `key`'s time-out (and its warning). It sleeps the whole turn, so it keeps the
         table's ids only, not the `Table` it began with (a stale copy of the game)."""
-        try:
+        with background(table_id, "the turn timer"):
             seconds = await self.turn_seconds(guild_id)
             lead = warning_lead(seconds)
             if lead > 0:
@@ -860,12 +864,6 @@ class LiveTables:
             else:
                 await asyncio.sleep(seconds)
             await self.service.apply(table_id, None, TimeOut(key))
-        except asyncio.CancelledError:
-            raise
-        except UserError:
-            return
-        except Exception:
-            log.exception("table %s: the turn timer failed", table_id)
 
     async def _warn(self, table_id: int, key: str, left: int) -> None:
         table = await self.service.load(table_id)
@@ -894,7 +892,7 @@ class LiveTables:
     # ------------------------------------------------------------------ idle lobbies
 
     async def _idle(self, runtime: TableRuntime) -> None:
-        try:
+        with background(runtime.table_id, "closing the idle lobby"):
             while True:
                 table = await self.service.load(runtime.table_id)
                 if table.status is not Status.LOBBY:
@@ -905,12 +903,6 @@ class LiveTables:
                     continue
                 await self.service.apply(runtime.table_id, None, CloseIdle(self.settings.lobby_idle_seconds))
                 return
-        except asyncio.CancelledError:
-            raise
-        except UserError:
-            return
-        except Exception:
-            log.exception("table %s: closing the idle lobby failed", runtime.table_id)
 
     # ------------------------------------------------------------------ lifecycle
 
