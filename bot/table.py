@@ -601,14 +601,14 @@ class Table:
     def _public_side_bets(self) -> PublicSideBets | None:
         bets = self.side_bets
         game = self.game
-        dealt = getattr(game, "side_bets", None) or {}
+        dealt = game.side_bets if game is not None else {}
         if not bets.on and not dealt:
             return None
         names = {s.user_id: s.name for s in self.seats if s.is_human}
         winners = game.side_winners() if dealt else {}  # type: ignore[union-attr]
         hand = tuple(
             PublicSideBet(kind, bet.seats, bet.pot, bet.suit,
-                          tuple(getattr(game, "side_cards", ())) if kind == "high_card" else (), winners.get(kind))
+                          tuple(game.side_cards) if kind == "high_card" else (), winners.get(kind))
             for kind, bet in dealt.items())
         return PublicSideBets(
             kinds=bets.kinds, stake=bets.stake, suit_call=bets.suit_call,
@@ -1081,7 +1081,7 @@ class Table:
         """The finished hand's side stakes go into their pots; a pot won moves, in the ledger,
         from everyone who paid into it since it was last won to its winner."""
         game = self.game
-        dealt = getattr(game, "side_bets", None)
+        dealt = game.side_bets if game is not None else None
         if not dealt:
             return self.side_bets, ()
         winners = game.side_winners()  # type: ignore[union-attr]
