@@ -8,6 +8,8 @@ changes the state or raises a `TonkError` and changes nothing.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from .actions import (DISCARDS, DRAW, DROP, TAKE, Action, Claim, Discard, Draw, Drop, Hit, Slap, Spread, Swap, TakeDiscard,
                       action_from_record)
@@ -23,9 +25,9 @@ from .outcome import (
     settle_stock_out,
     win_by_one,
 )
-from .house import HouseRules, house_rules
+from .house import HouseState, house_rules
 from .rules import Rules
-from .session import high_card_winner, high_cards, settle_side_bets, side_bets_from_record
+from .session import high_card_winner, settle_side_bets, side_bets_from_record
 from .spreads import OVER, PLAY, SLAP_DISCARD, START, TableSpread, run_positions, spreads_in
 from .view import SeatView
 
@@ -43,6 +45,25 @@ _DEFAULT_NAMES = tuple(tuple(f"Player {i + 1}" for i in range(n)) for n in range
 _ZEROS = tuple((0,) * n for n in range(MAX_PLAYERS + 1))
 _FALSES = tuple((False,) * n for n in range(MAX_PLAYERS + 1))
 _NONES = tuple((None,) * n for n in range(MAX_PLAYERS + 1))
+_NO_SIDE_BETS: Mapping = MappingProxyType({})
+
+
+def _house_field(name: str, off, doc: str) -> property:
+    """A read-only field of the house rules' state (`Game.hs`); `off` (a value, or a
+    tuple of per-seat values by number of players) when the game has no house rules."""
+    if type(off) is tuple and off and type(off[0]) is tuple:
+        def get(self):
+            hs = self.hs
+            if hs is not None:
+                return getattr(hs, name)
+            n = len(self.players)
+            return off[n] if n < len(off) else off[1][:1] * n
+    else:
+        def get(self):
+            hs = self.hs
+            return getattr(hs, name) if hs is not None else off
+    get.__name__ = name
+    return property(get, doc=doc)
 
 
 _FULL_DECKS: dict[Rules, tuple[tuple[Card, ...], int]] = {}
@@ -109,19 +130,18 @@ class Game:
     There is one kind of game. The house rules of RULES.md sections 9-11 and the side bets
     of section 10 are a rule object, `house` (an `engine.house.HouseRules`, None for the
     standard game), that this class's one `verify` and one `apply` consult where a house
-    rule changes what is legal or what happens. Every game has every part of the state
-    and every query (`slappers()`, `side_bets`, `boobed`, ...): with `house` None they stay
-    empty (no slap window, no side bet, nobody boobed), so a caller never asks which kind
-    of game it holds.
+    rule changes what is legal or what happens; what only they change is kept in `hs` (an
+    `engine.house.HouseState`, None with them). Every game has every query and every part
+    of the state (`slappers()`, `side_bets`, `boobed`, ...): without the house rules they
+    read as empty (no slap window, no side bet, nobody boobed), so a caller never asks
+    which kind of game it holds.
     """
 
     __slots__ = (
         "rules", "players", "dealer", "stake", "deck", "hands", "stock", "discard", "spreads",
         "turn", "phase", "waits", "drop_blocked", "hit_flags", "spreads_this_turn",
         "reshuffles", "turns", "log", "outcome", "_pos",
-        # the house rules' rule object and the state only they change (kept as dealt without them)
-        "house", "own_turns", "hits_this_turn", "taken", "hit_waits", "barred_by_hit", "hit_any", "boobed",
-        "window", "slapper", "pending", "side_bets", "side_cards", "naturals_winner", "swaps",
+        "house", "hs",  # the house rules' rule object and the state only they change (None, None without them)
         "_public",  # engine.view's public history, extended as the log grows (None: not built yet)
     )
 
@@ -197,7 +217,9 @@ class Game:
         game.turns = 0
         game.log = []
         game.outcome = None
-        game._clear_house_state(house, side_bets)
+        game.house = house
+        game.hs = None if house is None else HouseState(n, side_bets, game.hands)
+        game._public = None
         if house is not None:
             counts = game.counts()
         else:
@@ -215,31 +237,21 @@ class Game:
             game._begin_turn((dealer + 1) % n)
         return game
 
-    def _clear_house_state(self, house: HouseRules | None, side_bets: dict | None) -> None:
-        """The house rules' state as dealt (and the side bets' shown high cards)."""
-        self.house = house
-        self._public = None
-        self.hits_this_turn = 0
-        self.barred_by_hit = False
-        # take must be used: the card taken this turn; slap: the seat whose discard may be
-        # slapped now, the slapper owing its extra discard, and under next player first
-        # (slapper, the state before that slap, discarder); side bet: the natural book's seat
-        self.taken = self.window = self.slapper = self.pending = self.naturals_winner = None
-        self.side_bets = dict(side_bets) if side_bets else {}
-        n = len(self.players)
-        if house is None:  # nothing will change these: shared read-only values, nothing to allocate
-            self.own_turns = self.hit_waits = (0,) * n if n > MAX_PLAYERS else _ZEROS[n]
-            self.hit_any = self.boobed = (False,) * n if n > MAX_PLAYERS else _FALSES[n]
-            self.side_cards = (None,) * n if n > MAX_PLAYERS else _NONES[n]
-            self.swaps = ()
-            return
-        self.own_turns = [0] * n
-        self.hit_waits = [0] * n
-        self.hit_any = [False] * n
-        self.boobed = [False] * n
-        self.swaps = []  # the wild card each swap took into hand, in order (public)
-        bet = self.side_bets.get("high_card")
-        self.side_cards = high_cards(bet, self.hands) if bet is not None else [None] * n
+    # the house rules' state, as every game reads it: as dealt (and never changed) without them
+    own_turns = _house_field("own_turns", _ZEROS, "each seat's turns so far (first turn tonk out, claims)")
+    hits_this_turn = _house_field("hits_this_turn", 0, "hits this turn (hits per turn)")
+    taken = _house_field("taken", None, "take must be used: the card taken this turn")
+    hit_waits = _house_field("hit_waits", _ZEROS, "the part of each seat's wait a hit added (hit bars going out)")
+    barred_by_hit = _house_field("barred_by_hit", False, "hit bars going out: this turn's wait came from a hit")
+    hit_any = _house_field("hit_any", _FALSES, "each seat hit (slapped or swapped) this hand (hit spoils tonk out)")
+    boobed = _house_field("boobed", _FALSES, "each seat boobed: emptied its hand too late to win")
+    window = _house_field("window", None, "slap: the seat whose discard may be slapped now")
+    slapper = _house_field("slapper", None, "slap: the slapper owing its extra discard")
+    pending = _house_field("pending", None, "slap next player first: (slapper, state before, discarder)")
+    side_bets = _house_field("side_bets", _NO_SIDE_BETS, "this deal's side bets by kind (RULES.md section 10)")
+    side_cards = _house_field("side_cards", _NONES, "high card side bet: each seat's shown card (public)")
+    naturals_winner = _house_field("naturals_winner", None, "naturals side bet: the seat of the first natural book")
+    swaps = _house_field("swaps", (), "the wild card each swap took into hand, in order (public)")
 
     # ------------------------------------------------------------------ queries
 
@@ -509,12 +521,12 @@ class Game:
                     return out
             if extra:
                 self.phase = START
-                self.slapper = None
-                self.pending = None
+                self.hs.slapper = None
+                self.hs.pending = None
             else:
                 self._begin_turn((seat + 1) % len(self.players))
             if house is not None and house.slap:
-                self.window = seat  # the discard may be slapped until the next player draws
+                self.hs.window = seat  # the discard may be slapped until the next player draws
         elif kind is Slap:
             return self._slap(seat, action)
         elif kind is Claim:
@@ -545,9 +557,10 @@ class Game:
             self.spreads_this_turn += 1
             if rules.waiting:
                 self.waits[seat] += rules.spread_wait
-            if (self.side_bets and spread.kind == "book" and not spread.named and self.naturals_winner is None
-                    and seat in getattr(self.side_bets.get("naturals"), "seats", ())):
-                self.naturals_winner = seat  # side bet: the first natural book
+            hs = self.hs
+            if (hs is not None and spread.kind == "book" and not spread.named and hs.naturals_winner is None
+                    and seat in getattr(hs.side_bets.get("naturals"), "seats", ())):
+                hs.naturals_winner = seat  # side bet: the first natural book
         elif kind is Hit:
             hand.remove(action.card)
             spread = self.spreads[action.spread]
@@ -558,7 +571,7 @@ class Game:
                     spread.cards.append(action.card)
             else:
                 house.place(spread, action.card, action.stands_for)
-                self.hits_this_turn += 1
+                self.hs.hits_this_turn += 1
             self._note_hit(seat, spread.owner)
         else:  # Swap (house rule: wild swap): the natural card for the wild card standing for it
             spread = self.spreads[action.spread]
@@ -569,9 +582,9 @@ class Game:
             if not spread.named:
                 spread.named = None
             hand.append(wild)
-            self.swaps.append(wild)
+            self.hs.swaps.append(wild)
             self._note_hit(seat, spread.owner)
-            self.hits_this_turn += 1
+            self.hs.hits_this_turn += 1
         if not hand:
             out = self._went_out(seat, "tonk_out")
             if out is not None:
@@ -584,10 +597,10 @@ class Game:
     def _picked_up(self, taken: Card | None) -> None:
         """House rules on a draw or a take: the slap window closes; take must be used
         remembers the card taken."""
-        self.window = None
-        self.pending = None
+        self.hs.window = None
+        self.hs.pending = None
         if taken is not None:
-            self.taken = taken if self.rules.take_must_be_used else None
+            self.hs.taken = taken if self.rules.take_must_be_used else None
 
     def _note_hit(self, hitter: int, owner: int) -> None:
         """A hit (or a swap or a slap): on a waiting table it bars the spread owner's next
@@ -598,10 +611,10 @@ class Game:
             if not (rules.hit_wait_cap and self.hit_flags[owner]):
                 self.waits[owner] += rules.hit_wait
                 if house is not None:
-                    self.hit_waits[owner] += rules.hit_wait
+                    self.hs.hit_waits[owner] += rules.hit_wait
             self.hit_flags[owner] = True
         if house is not None:
-            self.hit_any[hitter] = True
+            self.hs.hit_any[hitter] = True
 
     def _slap(self, seat: int, action: Slap) -> None:
         """House rule (slap): the top discard goes onto a spread; a slapper other than the
@@ -610,37 +623,37 @@ class Game:
         house = self.house
         next_first = self.rules.slap == "next_player_first"
         if house.may_override(self, seat):  # type: ignore[union-attr]
-            _, snap, discarder = self.pending
+            _, snap, discarder = self.hs.pending
             self._restore(snap)
-            self.pending = None
+            self.hs.pending = None
         else:
-            discarder = self.window
+            discarder = self.hs.window
             if next_first and seat != self.turn:
-                self.pending = (seat, self._snapshot(), discarder)
+                self.hs.pending = (seat, self._snapshot(), discarder)
         card = self.discard.pop()
         spread = self.spreads[action.spread]
         house.place(spread, card, action.stands_for)  # type: ignore[union-attr]
         self._note_hit(seat, spread.owner)
-        self.window = None
+        self.hs.window = None
         if seat != discarder and not (next_first and seat == self.turn):
             self.phase = SLAP_DISCARD
-            self.slapper = seat
+            self.hs.slapper = seat
         else:
             self.phase = START
-            self.slapper = None
+            self.hs.slapper = None
         return None
 
     def _snapshot(self) -> tuple:
         """What a slap changes, so that the next player's slap can override it."""
         return (
             [list(h) for h in self.hands], list(self.discard), _copy_spreads(self.spreads),
-            list(self.waits), list(self.hit_waits), list(self.hit_flags), list(self.hit_any),
-            self.phase, self.slapper, self.window, self.naturals_winner,
+            list(self.waits), list(self.hs.hit_waits), list(self.hit_flags), list(self.hs.hit_any),
+            self.phase, self.hs.slapper, self.hs.window, self.hs.naturals_winner,
         )
 
     def _restore(self, snap: tuple) -> None:
-        (hands, discard, spreads, self.waits, self.hit_waits, self.hit_flags, self.hit_any,
-         self.phase, self.slapper, self.window, self.naturals_winner) = snap
+        (hands, discard, spreads, self.waits, self.hs.hit_waits, self.hit_flags, self.hs.hit_any,
+         self.phase, self.hs.slapper, self.hs.window, self.hs.naturals_winner) = snap
         self.hands = [list(h) for h in hands]
         self.discard = list(discard)
         self.spreads = _copy_spreads(spreads)
@@ -648,7 +661,7 @@ class Game:
     def _went_out(self, seat: int, kind: str) -> Outcome | None:
         """Settle a player's emptied hand, or None when it does not win (house rule: boobed)."""
         if self.rules.boobed and len(self.stock) <= len(self.players):
-            self.boobed[seat] = True
+            self.hs.boobed[seat] = True
             return None
         return self._end(win_by_one(kind, seat, self.counts(), self.stake, self.going_out_multiple(seat, kind)))
 
@@ -661,12 +674,12 @@ class Game:
             multiple = rules.tonk_out_multiple(self.spreads_this_turn)
             first_turn = rules.first_turn_tonk_out
             if first_turn != "as_tonk_out":
-                first = self.own_turns[seat] == 1 and self.turn == seat
+                first = self.hs.own_turns[seat] == 1 and self.turn == seat
                 if first_turn == "double_then_single":
                     multiple = 2 if first else 1
                 elif first_turn == "quadruple_two_spreads" and first and self.spreads_this_turn >= 2:
                     multiple = 4
-        if rules.hit_spoils_tonk_out and self.hit_any[seat]:
+        if rules.hit_spoils_tonk_out and self.hs.hit_any[seat]:
             return 1
         if (kind == "tonk_out" and rules.double_double and multiple == 2 and len(self.players) == 2
                 and self.house.all_hit(self, self.hands[1 - seat])):  # type: ignore[union-attr]
@@ -684,15 +697,15 @@ class Game:
         if blocked:
             self.waits[seat] -= 1
         if self.house is not None:
-            self.own_turns[seat] += 1
-            self.hits_this_turn = 0
-            self.taken = None
-            self.window = None
-            self.pending = None
-            self.barred_by_hit = False
-            if blocked and self.hit_waits[seat] > 0:  # hit bars going out: this wait came from a hit
-                self.hit_waits[seat] -= 1
-                self.barred_by_hit = True
+            self.hs.own_turns[seat] += 1
+            self.hs.hits_this_turn = 0
+            self.hs.taken = None
+            self.hs.window = None
+            self.hs.pending = None
+            self.hs.barred_by_hit = False
+            if blocked and self.hs.hit_waits[seat] > 0:  # hit bars going out: this wait came from a hit
+                self.hs.hit_waits[seat] -= 1
+                self.hs.barred_by_hit = True
 
     def _end(self, outcome: Outcome) -> Outcome:
         self.phase = OVER
@@ -822,24 +835,8 @@ class Game:
             "actions": [{"seat": s, **a.to_record()} for s, a in self.log],
             "outcome": self.outcome.to_dict() if self.outcome else None,
         }
-        if self.house is not None:  # saved only when the house rules (or side bets) are in play
-            code = _code
-            data["house"] = {
-                "own_turns": list(self.own_turns),
-                "hits_this_turn": self.hits_this_turn,
-                "taken": code(self.taken),
-                "hit_waits": list(self.hit_waits),
-                "barred_by_hit": self.barred_by_hit,
-                "hit_any": list(self.hit_any),
-                "boobed": list(self.boobed),
-                "window": self.window,
-                "slapper": self.slapper,
-                "pending": None if self.pending is None else [self.pending[0], _freeze(self.pending[1]), self.pending[2]],
-                "side_bets": {k: b.to_record() for k, b in self.side_bets.items()},
-                "side_cards": [code(c) for c in self.side_cards],
-                "naturals_winner": self.naturals_winner,
-                "swaps": [c.code for c in self.swaps],
-            }
+        if self.hs is not None:  # saved only when the house rules (or side bets) are in play
+            data["house"] = self.hs.to_json()
         return data
 
     @classmethod
@@ -871,28 +868,11 @@ class Game:
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
         game._pos = run_positions(game.rules)
         if not (rules.house or saved):
-            game._clear_house_state(None, None)
+            game.house = game.hs = game._public = None
             return game
-        saved = saved or {}
-        bets = saved.get("side_bets") or None
-        game._clear_house_state(house_rules(rules), side_bets_from_record(bets, len(game.players), game.stake)
-                                if bets else None)
-        parse_or_none = _parse
-        game.own_turns = list(saved.get("own_turns", game.own_turns))
-        game.hits_this_turn = saved.get("hits_this_turn", 0)
-        game.taken = parse_or_none(saved.get("taken"))
-        game.hit_waits = list(saved.get("hit_waits", game.hit_waits))
-        game.barred_by_hit = saved.get("barred_by_hit", False)
-        game.hit_any = list(saved.get("hit_any", game.hit_any))
-        game.boobed = list(saved.get("boobed", game.boobed))
-        game.window = saved.get("window")
-        game.slapper = saved.get("slapper")
-        pending = saved.get("pending")
-        game.pending = None if pending is None else (pending[0], _thaw(pending[1]), pending[2])
-        if "side_cards" in saved:
-            game.side_cards = [parse_or_none(c) for c in saved["side_cards"]]
-        game.naturals_winner = saved.get("naturals_winner")
-        game.swaps = [parse_or_none(c) for c in saved.get("swaps", [])]
+        game.house = house_rules(rules)
+        game.hs = HouseState.from_json(saved or {}, len(game.players), game.stake, game.hands)
+        game._public = None
         return game
 
     def copy(self) -> "Game":
@@ -902,10 +882,11 @@ class Game:
         for name in _SLOTS:
             setattr(game, name, getattr(self, name))
         for name in _LISTS:
-            setattr(game, name, getattr(self, name)[:])  # a list copied, a tuple (never changed) shared
+            setattr(game, name, list(getattr(self, name)))
         game.hands = [list(h) for h in self.hands]
         game.spreads = _copy_spreads(self.spreads)
-        game.side_bets = dict(self.side_bets)
+        if self.hs is not None:
+            game.hs = self.hs.copy()
         game._public = None  # the copy's own public history is built when it is asked for
         return game
 
@@ -915,33 +896,11 @@ class Game:
 
 
 _SLOTS = Game.__slots__
-_LISTS = ("stock", "discard", "waits", "hit_flags", "log", "own_turns", "hit_waits", "hit_any", "boobed", "side_cards",
-          "swaps")  # what an action changes in place: a copy has its own
+_LISTS = ("stock", "discard", "waits", "hit_flags", "log")  # what an action changes in place: a copy has its own
 
 
 def _copy_spreads(spreads: list[TableSpread]) -> list[TableSpread]:
     return [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None) for s in spreads]
-
-
-def _code(card):
-    return None if card is None else card.code
-
-
-def _parse(code):
-    return None if code is None else Card.parse(code)
-
-
-def _freeze(snap: tuple) -> list:
-    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = snap
-    return [[[c.code for c in h] for h in hands], [c.code for c in discard], [s.to_dict() for s in spreads],
-            waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat]
-
-
-def _thaw(data: list) -> tuple:
-    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = data
-    return ([[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in discard],
-            [TableSpread.from_dict(s) for s in spreads], list(waits), list(hit_waits), list(hit_flags),
-            list(hit_any), phase, slapper, window, nat)
 
 
 def _not_at_this_table(action) -> str:

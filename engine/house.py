@@ -26,9 +26,10 @@ from .cards import Card, Rank, Suit
 from .errors import IllegalAction, NotYourTurn, TonkError
 from .outcome import instant_claims
 from .rules import Rules
+from .session import high_cards, side_bets_from_record
 from .spreads import OVER, PLAY, SLAP_DISCARD, START, TableSpread, run_positions, spreads_in
 
-__all__ = ["SLAP_DISCARD", "HouseRules", "house_rules"]
+__all__ = ["SLAP_DISCARD", "HouseRules", "HouseState", "house_rules"]
 
 _BY_RULES: dict[Rules, "HouseRules"] = {}
 
@@ -41,6 +42,103 @@ def house_rules(rules: Rules) -> "HouseRules":
             _BY_RULES.clear()
         known = _BY_RULES[rules] = HouseRules(rules)
     return known
+
+
+class HouseState:
+    """What only the house rules change in one hand (`Game.hs`); `Game` reads it out as
+    `game.boobed`, `game.side_bets`, ... (as dealt, and never changed, without house rules)."""
+
+    __slots__ = ("own_turns", "hits_this_turn", "taken", "hit_waits", "barred_by_hit", "hit_any", "boobed",
+                 "window", "slapper", "pending", "side_bets", "side_cards", "naturals_winner", "swaps")
+
+    def __init__(self, n: int, side_bets: dict | None, hands) -> None:
+        self.own_turns = [0] * n  # each seat's turns so far (first turn tonk out, claims)
+        self.hits_this_turn = 0
+        self.taken = None  # take must be used: the card taken this turn
+        self.hit_waits = [0] * n  # the part of each seat's wait a hit added (hit bars going out)
+        self.barred_by_hit = False
+        self.hit_any = [False] * n  # hit spoils tonk out
+        self.boobed = [False] * n
+        self.window = None  # slap: the seat whose discard may be slapped now
+        self.slapper = None  # slap: the slapper owing its extra discard
+        self.pending = None  # slap next player first: (slapper, state before that slap, discarder)
+        self.side_bets = dict(side_bets or {})
+        bet = self.side_bets.get("high_card")
+        self.side_cards = high_cards(bet, hands) if bet is not None else [None] * n
+        self.naturals_winner = None
+        self.swaps: list[Card] = []  # the wild card each swap took into hand, in order (public)
+
+    def copy(self) -> "HouseState":
+        state = HouseState.__new__(HouseState)
+        for name in HouseState.__slots__:
+            value = getattr(self, name)
+            setattr(state, name, list(value) if type(value) is list else value)
+        state.side_bets = dict(self.side_bets)
+        return state  # `pending` is shared: a slap taken over copies what it restores
+
+    def to_json(self) -> dict:
+        """The "house" part of `Game.to_json` (tonk-state/1)."""
+        code = _code
+        return {
+            "own_turns": list(self.own_turns),
+            "hits_this_turn": self.hits_this_turn,
+            "taken": code(self.taken),
+            "hit_waits": list(self.hit_waits),
+            "barred_by_hit": self.barred_by_hit,
+            "hit_any": list(self.hit_any),
+            "boobed": list(self.boobed),
+            "window": self.window,
+            "slapper": self.slapper,
+            "pending": None if self.pending is None else [self.pending[0], _freeze(self.pending[1]), self.pending[2]],
+            "side_bets": {k: b.to_record() for k, b in self.side_bets.items()},
+            "side_cards": [code(c) for c in self.side_cards],
+            "naturals_winner": self.naturals_winner,
+            "swaps": [c.code for c in self.swaps],
+        }
+
+    @classmethod
+    def from_json(cls, saved: dict, n: int, stake: int, hands) -> "HouseState":
+        """Restore `to_json`'s data (a key it lacks keeps its value as dealt)."""
+        bets = saved.get("side_bets") or None
+        state = cls(n, side_bets_from_record(bets, n, stake) if bets else None, hands)
+        parse = _parse
+        state.own_turns = list(saved.get("own_turns", state.own_turns))
+        state.hits_this_turn = saved.get("hits_this_turn", 0)
+        state.taken = parse(saved.get("taken"))
+        state.hit_waits = list(saved.get("hit_waits", state.hit_waits))
+        state.barred_by_hit = saved.get("barred_by_hit", False)
+        state.hit_any = list(saved.get("hit_any", state.hit_any))
+        state.boobed = list(saved.get("boobed", state.boobed))
+        state.window = saved.get("window")
+        state.slapper = saved.get("slapper")
+        pending = saved.get("pending")
+        state.pending = None if pending is None else (pending[0], _thaw(pending[1]), pending[2])
+        if "side_cards" in saved:
+            state.side_cards = [parse(c) for c in saved["side_cards"]]
+        state.naturals_winner = saved.get("naturals_winner")
+        state.swaps = [parse(c) for c in saved.get("swaps", [])]
+        return state
+
+
+def _code(card):
+    return None if card is None else card.code
+
+
+def _parse(code):
+    return None if code is None else Card.parse(code)
+
+
+def _freeze(snap: tuple) -> list:
+    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = snap
+    return [[[c.code for c in h] for h in hands], [c.code for c in discard], [s.to_dict() for s in spreads],
+            waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat]
+
+
+def _thaw(data: list) -> tuple:
+    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = data
+    return ([[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in discard],
+            [TableSpread.from_dict(s) for s in spreads], list(waits), list(hit_waits), list(hit_flags),
+            list(hit_any), phase, slapper, window, nat)
 
 
 class HouseRules:
@@ -62,8 +160,8 @@ class HouseRules:
 
     def verify_extra_discard(self, g, seat: int, action: Action) -> None:
         """slap: while a slapper owes its extra discard, that discard is the only action."""
-        if seat != g.slapper:
-            raise NotYourTurn(f"{g.players[g.slapper]} slapped and must discard one card first.")
+        if seat != g.hs.slapper:
+            raise NotYourTurn(f"{g.players[g.hs.slapper]} slapped and must discard one card first.")
         if type(action) is not Discard:
             raise IllegalAction("You slapped: discard one card from your hand.")
         g._require_in_hand(action.card, g.hands[seat])
@@ -86,7 +184,7 @@ class HouseRules:
 
     def verify_taken_kept(self, g, seat: int, action) -> None:
         """take must be used: a lay may not leave the taken card with no use."""
-        taken = g.taken
+        taken = g.hs.taken
         if taken is not None and taken in g.hands[seat] and self._strands_taken(g, seat, action):
             raise IllegalAction(f"House rule (take must be used): that would leave the {taken.label} you took "
                                 "with no spread or hit to play it in.")
@@ -114,16 +212,16 @@ class HouseRules:
             return []
         if self.may_override(g, seat):
             # the next player may still take over the pending slap: the table as it was
-            snap = g.pending[1]
+            snap = g.hs.pending[1]
             return [a for a in self._as_before(g, snap, self._slap_candidates, g) if g.is_legal(seat, a)]
-        if g.window is None or not g.discard:
+        if g.hs.window is None or not g.discard:
             return []
         return [a for a in self._slap_candidates(g) if g.is_legal(seat, a)]
 
     def may_override(self, g, seat: int) -> bool:
         """next player first: may `seat` (the next player) take over a slap made before theirs?"""
-        return (self.rules.slap == "next_player_first" and g.pending is not None
-                and seat == g.turn and g.pending[0] != seat)
+        return (self.rules.slap == "next_player_first" and g.hs.pending is not None
+                and seat == g.turn and g.hs.pending[0] != seat)
 
     def _as_before(self, g, snap: tuple, fn, *args):
         """Call `fn` on the table as it was before the pending slap (discard pile and spreads)."""
@@ -139,7 +237,7 @@ class HouseRules:
             return []
         slaps = self.legal_slaps(g, seat)
         if g.phase == SLAP_DISCARD:
-            if seat != g.slapper:
+            if seat != g.hs.slapper:
                 return slaps
             return [Discard(c) for c in g.hands[seat]]
         if seat != g.turn:
@@ -335,7 +433,7 @@ class HouseRules:
 
     def _strands_taken(self, g, seat: int, action) -> bool:
         """take must be used: after this lay, could the taken card still be spread or hit?"""
-        taken = g.taken
+        taken = g.hs.taken
         if taken in getattr(action, "cards", ()) or getattr(action, "card", None) is taken:
             return False
         snap = g._snapshot()
@@ -360,7 +458,7 @@ class HouseRules:
     def verify_claim(self, g, seat: int) -> None:
         if not any(h.when == "turn" for h in self.rules.instant_list):
             raise IllegalAction("There are no instant hands to claim in turn at this table.")
-        if g.own_turns[seat] != 1:
+        if g.hs.own_turns[seat] != 1:
             raise IllegalAction("An instant hand can only be claimed at the start of your first turn.")
         if g.spreads:
             raise IllegalAction("Too late to claim: a spread has been laid.")
@@ -371,13 +469,13 @@ class HouseRules:
         return instant_claims(self.rules, g.hands, g.counts(), when="turn")
 
     def require_taken_used(self, g, what: str) -> None:
-        taken = g.taken
+        taken = g.hs.taken
         if taken is not None and taken in g.hands[g.turn]:
             raise IllegalAction(f"House rule (take must be used): spread or hit with the {taken.label} you took "
                                 f"before you {what}.")
 
     def _barred_out(self, g) -> bool:
-        return self.rules.hit_bars_going_out and g.barred_by_hit
+        return self.rules.hit_bars_going_out and g.hs.barred_by_hit
 
     def _keep_after_lay(self, g) -> int:
         """Cards a lay must leave in hand: under 'hit bars going out', one to discard and
@@ -393,7 +491,7 @@ class HouseRules:
             raise IllegalAction("House rule: there are no wild swaps at this table.")
         if not isinstance(action.spread, int) or not 0 <= action.spread < len(g.spreads):
             raise IllegalAction("There is no such spread on the table.")
-        if rules.hits_per_turn and g.hits_this_turn >= rules.hits_per_turn:
+        if rules.hits_per_turn and g.hs.hits_this_turn >= rules.hits_per_turn:
             raise IllegalAction("House rule (hits per turn): one hit a turn.")
         spread = g.spreads[action.spread]
         if swap:
@@ -407,8 +505,8 @@ class HouseRules:
             if keep and left < (1 if rules.hit_ends_turn else keep):
                 raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
                                     "this turn.")
-        if rules.hit_ends_turn and g.taken is not None and g.taken in hand and g.taken is not action.card:
-            raise IllegalAction(f"House rule (take must be used): a hit ends your turn, and the {g.taken.label} "
+        if rules.hit_ends_turn and g.hs.taken is not None and g.hs.taken in hand and g.hs.taken is not action.card:
+            raise IllegalAction(f"House rule (take must be used): a hit ends your turn, and the {g.hs.taken.label} "
                                 "you took is still in your hand.")
 
     def _verify_fit(self, g, card: Card, stands_for, spread: TableSpread) -> None:
@@ -521,19 +619,19 @@ class HouseRules:
         next_first = rules.slap == "next_player_first"
         override = self.may_override(g, seat)
         if g.phase == SLAP_DISCARD and not override:
-            raise IllegalAction(f"{g.players[g.slapper]} slapped that card first.")
+            raise IllegalAction(f"{g.players[g.hs.slapper]} slapped that card first.")
         if g.phase == PLAY:
             raise IllegalAction("Too late to slap: the next player has drawn.")
-        if g.window is None and not override:
+        if g.hs.window is None and not override:
             raise IllegalAction("There is no discard to slap now.")
-        if g.boobed[seat] and seat == g.turn:
+        if g.hs.boobed[seat] and seat == g.turn:
             raise IllegalAction("House rule (boobed): you emptied your hand too late to win; you must drop.")
-        discarder = g.pending[2] if override else g.window
+        discarder = g.hs.pending[2] if override else g.hs.window
         extra = seat != discarder and not (next_first and seat == g.turn)
         if extra and not g.hands[seat]:
             raise IllegalAction("You need a card in hand to discard after a slap.")
         if override:
-            self._as_before(g, g.pending[1], self._verify_slap_fit, g, action)
+            self._as_before(g, g.hs.pending[1], self._verify_slap_fit, g, action)
         else:
             self._verify_slap_fit(g, action)
 

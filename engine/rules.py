@@ -270,7 +270,7 @@ class Rules:
 
     @property
     def house(self) -> bool:
-        """Does a hand under these rules need the section 9 engine (engine.house)?"""
+        """Do hands under these rules need the house rules' rule object (engine.house.HouseRules)?"""
         return self._house
 
     def _needs_house(self) -> bool:
