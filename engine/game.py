@@ -887,7 +887,8 @@ class Game:
         game.spreads = _copy_spreads(self.spreads)
         if self.hs is not None:
             game.hs = self.hs.copy()
-        game._public = None  # the copy's own public history is built when it is asked for
+        if self._public is not None:  # the copy goes on from the public history so far
+            game._public = self._public.copy_for(game)
         return game
 
     def view(self, seat: int) -> SeatView:

@@ -142,6 +142,18 @@ class PublicHistory:
         self.swaps = 0  # swaps seen so far: game.swaps[i] is the wild card the i-th took into hand
         self.frozen: tuple[PublicEvent, ...] = ()
 
+    def copy_for(self, game) -> "PublicHistory":
+        """This history for `game`, a copy of the game it follows (Game.copy): the events so
+        far are shared, what follows is the copy's own."""
+        twin = PublicHistory.__new__(PublicHistory)
+        twin.log = game.log
+        twin.events = list(self.events)
+        twin.pile = list(self.pile)
+        twin.stock = self.stock
+        twin.swaps = self.swaps
+        twin.frozen = self.frozen
+        return twin
+
     def extend(self, game) -> tuple[PublicEvent, ...]:
         events, pile = self.events, self.pile
         log = game.log

@@ -11,6 +11,8 @@ CPU time (`time.process_time`):
 
 - `end`: the hand played to `--actions` actions, then `game.view(0)` built 200 times
   (what every click on a long hand's table costs the bot);
+- `copy`: then 200 times a copy of that game, a draw applied to the copy and the
+  drawer's view of it (the bot applies every play to a copy of the table's game);
 - `each`: a new hand played to `--actions` actions with both seats' views built after
   every action (what a table that shows every move costs over a whole hand).
 
@@ -56,11 +58,18 @@ started = time.process_time()
 for _ in range(200):
     view = game.view(0)
 end = (time.process_time() - started) / 200
+game.view(1)
+started = time.process_time()
+for _ in range(200):  # as the bot plays: a copy of the table's game, the play applied to it, its view
+    twin = game.copy()
+    twin.apply(twin.turn, DRAW)
+    twin.view(twin.turn)
+copy = (time.process_time() - started) / 200
 started = time.process_time()
 long_hand(actions, each=True)
 each = time.process_time() - started
 seen = hashlib.sha256(repr([(e.seat, e.action.verb, e.card and e.card.code) for e in view.history]).encode())
-print(json.dumps({"end": end, "each": each, "log": len(game.log), "history": seen.hexdigest()[:16]}))
+print(json.dumps({"end": end, "copy": copy, "each": each, "log": len(game.log), "history": seen.hexdigest()[:16]}))
 """
 
 
@@ -84,11 +93,12 @@ def main(argv: list[str] | None = None) -> int:
                 r = run_child(tree, CHILD, args.actions)
                 runs[name].append(r)
                 print(f"  round {rnd + 1} {name:>14}: one view at the end {r['end'] * 1e6:9.1f} us   "
-                      f"views after every action {r['each']:7.3f} s")
+                      f"copy, draw, view {r['copy'] * 1e6:9.1f} us   views after every action {r['each']:7.3f} s")
     names = list(trees)
     same = len({r["history"] for rs in runs.values() for r in rs}) == 1
     print("same history in both trees' views: " + ("yes" if same else "NO"))
-    for key, unit, scale in (("end", "us per view at the end", 1e6), ("each", "ms for the whole hand's views", 1e3)):
+    for key, unit, scale in (("end", "us per view at the end", 1e6), ("copy", "us per copy, draw and view", 1e6),
+                             ("each", "ms for the whole hand's views", 1e3)):
         base = statistics.median(r[key] for r in runs[names[0]])
         new = statistics.median(r[key] for r in runs[names[1]])
         print(f"median {unit}: {names[0]} {base * scale:,.1f}   {names[1]} {new * scale:,.1f}   "

@@ -108,14 +108,24 @@ def test_a_view_builds_only_the_events_since_the_last_view(monkeypatch):
     assert len(made) == 600  # one event per action, not one per action per view
 
 
-def test_a_copy_keeps_its_own_history():
-    game = Game.deal(Rules(), 2, 0, rng=random.Random(9))
-    game.apply(game.turn, DRAW)
+def test_a_copy_goes_on_from_the_history_so_far_and_keeps_its_own(monkeypatch):
+    game = Game.deal(rules_of("standard", stock_out="reshuffle"), 2, 0, rng=random.Random(9))
+    for _ in range(60):
+        seat = game.turn
+        game.apply(seat, DRAW)
+        game.apply(seat, Discard(game.hands[seat][0]))
     before = game.view(0).history
-    twin = game.copy()
-    twin.apply(twin.turn, Discard(twin.hands[twin.turn][0]))
-    assert len(twin.view(0).history) == len(before) + 1
-    assert game.view(0).history is before
+    made = []
+    real = view_module.PublicEvent
+    monkeypatch.setattr(view_module, "PublicEvent", lambda *args: made.append(args) or real(*args))
+    twin = game.copy()  # what the bot does for every play: copy, then apply to the copy
+    twin.apply(twin.turn, DRAW)
+    twin.apply(twin.turn, Discard(twin.hands[twin.turn][-1]))
+    assert twin.view(0).history[:-2] == before and len(made) == 2  # the copy built its two new events only
+    assert twin.view(1).history[-1].card == twin.discard[-1]
+    assert game.view(0).history is before and len(game.log) == 120  # the original is as it was
+    game.apply(game.turn, DRAW)
+    assert game.view(0).history[-1].action.verb == "draw" and twin.view(0).history[-1].action.verb == "discard"
 
 
 def test_a_computer_players_memory_keeps_the_pile_through_a_slap_taken_over():
