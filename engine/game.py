@@ -29,7 +29,7 @@ from .house import HouseState, house_rules
 from .rules import Rules
 from .session import high_card_winner, settle_side_bets, side_bets_from_record
 from .spreads import OVER, PLAY, SLAP_DISCARD, START, TableSpread, run_positions, spreads_in
-from .view import SeatView
+from .view import PublicEvent, SeatView, public_history
 
 __all__ = [  # the spreads' and phases' names stay importable from here, as before
     "MAX_PLAYERS", "MAX_STAKE", "MIN_PLAYERS", "OVER", "PLAY", "SLAP_DISCARD", "START", "Game", "TableSpread",
@@ -894,6 +894,11 @@ class Game:
     def view(self, seat: int) -> SeatView:
         """What `seat` may see, and nothing more (see engine.view.SeatView)."""
         return SeatView.of(self, seat)
+
+    def public_history(self) -> tuple[PublicEvent, ...]:
+        """Every action as the whole table saw it (a view's `history`, without building a
+        view): kept as the log grows, one tuple shared by every caller at this point."""
+        return public_history(self)
 
 
 _SLOTS = Game.__slots__

@@ -83,6 +83,7 @@ def test_views_at_one_point_share_one_history_and_a_later_view_extends_it():
     game.apply(game.turn, DRAW)
     first = game.view(0).history
     assert len(first) == 1 and game.view(1).history is first and game.view(2).history is first
+    assert game.public_history() is first  # the table's public history, without a seat's view
     game.apply(game.turn, Discard(game.hands[game.turn][0]))
     later = game.view(0).history
     assert len(later) == 2 and later[0] is first[0]
