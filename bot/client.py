@@ -29,6 +29,10 @@ class TonkBot(commands.AutoShardedBot):
     """Runs the shards of SHARD_IDS (all by default) and drives only their servers' tables."""
 
     def __init__(self, *, settings: Settings, db: Database):
+        # the bot never joins a voice channel: discord.py's warnings that its voice libraries
+        # (PyNaCl, davey) are missing say nothing about this bot, and would alarm its operator
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=INTENTS,
@@ -54,6 +58,12 @@ class TonkBot(commands.AutoShardedBot):
         # walked all of it and stopped the bot for 80-100 ms, the clicks' p99.
         gc.collect()
         gc.freeze()
+        for guild_id in self.settings.clear_guild_commands:
+            if guild_id != self.settings.dev_guild_id:
+                # this bot's server-level commands there (left by an earlier DEV_GUILD_ID) go:
+                # syncing an empty list removes them, and touches no other bot's or global command
+                await self.tree.sync(guild=discord.Object(guild_id))
+                log.info("removed this bot's server-level commands in server %s (CLEAR_GUILD_COMMANDS)", guild_id)
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)

@@ -83,6 +83,11 @@ class End(ByPerson):
 
     name: str
     is_admin: bool = False
+    hand: int | None = None
+    """The hand number the closer was asked at (a confirmation): refused if the table has dealt
+    since, so a late "yes" never closes a hand nobody asked about."""
+    forgetting: bool = False
+    """Closed because the server's data is being deleted: no Play again from it."""
 
 
 # ---------------------------------------------------------------------------- the host's controls

@@ -38,6 +38,12 @@ class Settings:
     """SHARD_IDS: the shards this process runs (and whose servers' tables it drives); None: all."""
     deal_seed: int | None = None
     """Seeds the bot's shuffles and cuts (for tests); None deals from a fresh random seed."""
+    hand_follow_seconds: float = 840.0
+    """TONK_HAND_FOLLOW_SECONDS: how long a private hand follows the game after its player's last
+    click on it (Discord's tokens last 15 minutes: 14 by default; shorter for tests)."""
+    clear_guild_commands: tuple[int, ...] = ()
+    """CLEAR_GUILD_COMMANDS: servers whose server-level commands of this bot are removed at start
+    (after moving from DEV_GUILD_ID to global commands, which would otherwise show twice there)."""
     event_loop: str | None = None
     """TONK_EVENT_LOOP: "uvloop" or "asyncio"; None: uvloop where it is installed (not on Windows),
     else asyncio's own loop."""
@@ -90,6 +96,14 @@ def _optional_digits(environ: Mapping[str, str], name: str, what: str) -> int | 
     return int(raw)
 
 
+def _server_ids(environ: Mapping[str, str], name: str) -> tuple[int, ...]:
+    raw = environ.get(name, "").strip()
+    parts = [part.strip() for part in raw.split(",") if part.strip()]
+    if not all(part.isdigit() for part in parts):
+        raise ConfigError(f"{name} must be server ids (digits) separated by commas, not {raw!r}.")
+    return tuple(dict.fromkeys(int(part) for part in parts))
+
+
 def load_settings(environ: Mapping[str, str]) -> Settings:
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -131,4 +145,6 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         shard_ids=shard_ids,
         deal_seed=deal_seed,
         event_loop=event_loop,
+        hand_follow_seconds=_optional_float(environ, "TONK_HAND_FOLLOW_SECONDS", 840.0, 1.0, 840.0),
+        clear_guild_commands=_server_ids(environ, "CLEAR_GUILD_COMMANDS"),
     )

@@ -21,13 +21,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Action, Rules, RulesError, Slap
+from engine import Action, Rules, Slap
 from engine.help import first_hand_hint
 
-from bot.commands import Command, ComputerPlay
+from bot.commands import Command, ComputerPlay, End
 from bot.errors import StaleView, UserError
-from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
-                       TableClosedError, create_table, current_season, get_guild_settings,
+from bot.store import (ChannelBusyError, Database, Forgotten, GuildSettings, LiveTable, PlayerRef, StaleTableError,
+                       TableClosedError, create_table, current_season, forget_guild, get_guild_settings,
                        get_open_table_in_channel, get_table, hand_record, has_played, list_open_tables,
                        player_standing, recent_hands, record_finished_hand, retrying, save_table_version,
                        standings, start_new_season, update_guild_settings, write_retrying, write_transaction)
@@ -59,6 +59,8 @@ class House:
     title: str
     table_id: int | None = None
     """The open table in the channel, if there is one."""
+    turn_timer: int = 90
+    """The server's seconds a turn."""
 
 
 def table_of(row: LiveTable, game=None) -> Table:
@@ -205,7 +207,8 @@ class TableService:
                          computers: int = 0, level: str = "normal") -> Table:
         settings = await self.guild_settings(guild_id)
         if not settings.allows_channel(channel_id):
-            raise UserError("Tables can't be opened in this channel on this server; ask an admin (/tonk settings).")
+            raise UserError("Tables can't be opened in this channel on this server; ask someone who manages "
+                            "the server (/tonk-admin settings).")
         rules_dict = dict(settings.rules) if preset is None else {"preset": preset}
         if hand_size is not None:
             rules_dict["hand_size"] = hand_size
@@ -310,6 +313,11 @@ class TableService:
         self.publish(saved, events)
         return saved
 
+    async def end_question(self, table_id: int, person: Person) -> tuple[Table, str | None]:
+        """The table, and what closing it now would cost others (None: close at once)."""
+        table = await self.load(table_id, person)
+        return table, table.end_question(person.user_id, is_admin=person.is_admin)
+
     async def rules_to_change(self, table_id: int, person: Person) -> Table:
         """The lobby as it is, for a host about to change a rule (anyone else is refused)."""
         table = await self.load(table_id, person)
@@ -345,13 +353,14 @@ class TableService:
     async def house(self, guild_id: int | None, channel_id: int | None) -> House:
         """The house rules of the table in this channel, else of this server, else the standard game."""
         table = await self.open_in_channel(channel_id) if guild_id and channel_id else None
+        settings = await self.guild_settings(guild_id) if guild_id else None
+        timer = settings.turn_timer_seconds if settings is not None else House.turn_timer
         if table is not None:
             return House(replace(table.rules, scoring=table.scoring.value), table.stake,
-                         f"House rules at table {table.id}", table.id)
-        if guild_id:
-            settings = await self.guild_settings(guild_id)
+                         f"House rules at table {table.id}", table.id, timer)
+        if settings is not None:
             rules = replace(Rules.from_dict(settings.rules), scoring=settings.scoring_mode)
-            return House(rules, settings.stake, "This server's house rules")
+            return House(rules, settings.stake, "This server's house rules", turn_timer=timer)
         return House(Rules(), 1, "This server's house rules")
 
     async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
@@ -397,6 +406,27 @@ class TableService:
                 season = await start_new_season(session, guild_id=guild_id)
                 notes.append(f"The old standings are archived; season {season} begins.")
         return current, notes
+
+    async def forget_server(self, guild_id: int, person: Person) -> Forgotten:
+        """Delete everything kept about server `guild_id` (Manage Server only): its open tables are
+        closed first, as /tonk end closes them (their messages say so, an unfinished hand pays
+        nothing), then every row of the server goes in one transaction."""
+        if not person.is_admin:
+            raise UserError("You need the Manage Server permission for that.")
+        async with self.db.sessions() as session:
+            open_tables = await list_open_tables(session, guild_id=guild_id)
+        for row in open_tables:
+            try:
+                await self.apply(row.id, person, End(person.user_id, person.name, is_admin=True, forgetting=True))  # type: ignore[arg-type]
+            except (UserError, StaleView):  # closed meanwhile
+                pass
+        async with self._writer, self.db.sessions() as session:
+            done = await forget_guild(session, guild_id=guild_id)
+        for table_id in [t for t, table in self._latest.items() if table.guild_id == guild_id]:
+            self.forget(table_id)
+        for key in [k for k in self._played if k[0] == guild_id]:
+            del self._played[key]
+        return done
 
     async def ledger(self, guild_id: int, user_id: int, mode: str | None):
         """(mode, top rows, the user's own standing, season) for /tonk ledger."""

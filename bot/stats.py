@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from engine import Rules, RulesError
 
 from bot.errors import UserError
-from bot.store import (TOP_CATEGORIES, Database, Leaderboard, PlayerRef, PlayerStats, ServerStats, balance_history,
+from bot.store import (TOP_CATEGORIES, Database, Leaderboard, OpponentNet, PlayerRef, PlayerStats, ServerStats, Tally,
+                       balance_history,
                        computer_accounts, current_season, display_names, list_seasons, name_season, opponent_flows, player_stats,
                        read_transaction, season_label, season_names, server_stats, top)
 
@@ -173,7 +174,7 @@ class StatsService:
                 xs, ys = lines.setdefault(label, ([], []))
                 xs.append(x)
                 ys.append(point.season_balance)
-            return ChartData(f"{name or account}: season balance", "stakes", x_label,
+            return ChartData(f"{name or account}: season balance", "points", x_label,
                              tuple(ChartLine(label, tuple(xs), tuple(ys)) for label, (xs, ys) in lines.items()))
         chart_lines = []
         for other in chosen:
@@ -184,8 +185,22 @@ class StatsService:
                     xs.append(x)
                     ys.append(running)
             chart_lines.append(ChartLine(f"vs {opponent_names.get(other, other)}", tuple(xs), tuple(ys)))
-        return ChartData(f"{name or account}: net against opponents", "stakes", x_label, tuple(chart_lines))
+        return ChartData(f"{name or account}: net against opponents", "points", x_label, tuple(chart_lines))
 
 
 def account_of_user(user_id: int) -> str:
     return PlayerRef.human(user_id, "-").account
+
+
+def computer_account(text: str) -> tuple[str, str]:
+    """(account, name) of a computer player picked from the list or typed by name."""
+    text = text.strip()
+    try:
+        ref = PlayerRef(text, text.removeprefix("cpu:")) if text.startswith("cpu:") else PlayerRef.computer(text)
+    except ValueError:
+        raise UserError(f"{text!r} is not a computer player's name.") from None
+    return ref.account, ref.display_name
+
+
+__all__ = ["CHART_BY", "ChartData", "OpponentNet", "PlayerReport", "ServerReport", "StatsService", "Tally",
+           "TopReport", "account_of_user", "computer_account"]

@@ -25,17 +25,18 @@ from itertools import repeat
 from typing import Any
 
 from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop, Game, Hit, Outcome, PublicEvent,
-                    PublicSpread, Rules, RulesError, Slap, Spread, Suit, Swap, TakeDiscard, cut_for_dealer,
+                    PublicSpread, Rules, RulesError, Slap, Spread, Swap, TakeDiscard, cut_for_dealer,
                     next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.help import changed_rules, plain_refusal, plural
 from engine.house import SLAP_DISCARD
-from engine.session import SIDE_BET_KINDS, SidePot, big_one_stake, call_suit, check_big_one, seat_newcomer, side_bet
+from engine.session import big_one_stake, check_big_one, seat_newcomer
 
 from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, ComputerPlay, ComputerSlap, End,
                           Join, Leave, NextHand, Play, Remove, SetConfirm, SetPreset, SetRule, SetSideBets,
                           SlapDiscard, Start, TakeOver, TimeOut, ToggleSideBets)
 from bot.errors import StaleView, UserError
+from bot.sidebets import PublicSideBets, SideBets, plural_points
 
 SCHEMA = 2
 """Version of the table JSON. 1 was the untyped bookkeeping dict, which version 2 reads unchanged."""
@@ -106,57 +107,6 @@ def highest_card(hand) -> Card:
 
 PICKS = (Spread, Hit, Discard, Swap)
 """Plays picked from a menu: a seat that confirms first is asked before they are played."""
-SIDE_BET_NAMES = {"high_card": "high card", "naturals": "naturals"}
-MIN_SIDE_BETTORS = 2
-"""A side bet is played at a deal only with two or more players in it; else its pot waits."""
-
-
-@dataclass(frozen=True, slots=True)
-class SideBets:
-    """The table's side bets (RULES.md section 10), set by the host, kept across hands.
-
-    `players` (user ids) are in at every deal until they opt out. `pots` holds, per side
-    bet, what each player has paid into its pot since it was last won: owed by them, not
-    taken from their balance, until someone wins the pot (then the ledger moves it) or
-    it is returned (the table closes, the host turns that bet off, or the player leaves).
-    """
-
-    kinds: tuple[str, ...] = ()
-    stake: int = 1
-    suit_call: str = "random"
-    players: tuple[int, ...] = ()
-    pots: dict[str, dict[int, int]] = field(default_factory=dict)
-
-    @property
-    def on(self) -> bool:
-        return bool(self.kinds)
-
-    def pot(self, kind: str) -> SidePot:
-        return SidePot(dict(self.pots.get(kind, {})))
-
-    def total(self, kind: str | None = None) -> int:
-        return sum(sum(self.pots.get(k, {}).values()) for k in ((kind,) if kind else SIDE_BET_KINDS))
-
-    def without(self, user_id: int) -> "SideBets":
-        """This player out of the bets, their share of every pot returned."""
-        pots = {k: {u: a for u, a in paid.items() if u != user_id} for k, paid in self.pots.items()}
-        return replace(self, players=tuple(u for u in self.players if u != user_id),
-                       pots={k: paid for k, paid in pots.items() if paid})
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kinds": list(self.kinds), "stake": self.stake, "suit_call": self.suit_call,
-                "players": list(self.players),
-                "pots": {k: {str(u): a for u, a in paid.items()} for k, paid in self.pots.items() if paid}}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any] | None) -> "SideBets":
-        if not data:
-            return cls()
-        return cls(tuple(data.get("kinds") or ()), int(data.get("stake") or 1), data.get("suit_call") or "random",
-                   tuple(data.get("players") or ()),
-                   {k: {int(u): int(a) for u, a in paid.items()} for k, paid in (data.get("pots") or {}).items()})
-
-
 # ---------------------------------------------------------------------------- seats and events
 
 @dataclass(frozen=True, slots=True)
@@ -368,36 +318,6 @@ class TableClosed(Event):
 # ---------------------------------------------------------------------------- the public view
 
 @dataclass(frozen=True, slots=True)
-class PublicSideBet:
-    """One side bet of the hand dealt: its called suit, who is in, each seat's shown card."""
-
-    kind: str
-    seats: tuple[int, ...]
-    pot: int
-    """The pot with this deal's side stakes in."""
-    suit: Suit | None = None
-    shown: tuple[Card | None, ...] = ()
-    winner: int | None = None
-    """Known for the high card from the deal; for naturals once a book is laid."""
-
-
-@dataclass(frozen=True, slots=True)
-class PublicSideBets:
-    """The side bets as everyone sees them (no card but the high-card ones shown to all)."""
-
-    kinds: tuple[str, ...]
-    stake: int
-    suit_call: str
-    players: tuple[str, ...]
-    """The names of the players who are in at the next deal."""
-    pots: dict[str, int]
-    """What each pot holds between deals (carried over, not yet won)."""
-    hand: tuple[PublicSideBet, ...] = ()
-    """The bets of the hand dealt (or just finished)."""
-    settled: tuple[int, ...] = ()
-    """What the pots won in the hand just finished moved, per seat (zero-sum)."""
-
-@dataclass(frozen=True, slots=True)
 class PublicSeat:
     name: str
     kind: SeatKind
@@ -440,6 +360,8 @@ class PublicTable:
     cuts: str | None = None
     outcome: Outcome | None = None
     closed_reason: str | None = None
+    replayable: bool = True
+    """A closed table may be played again (not once its server's data is deleted)."""
     timer_plays: frozenset[int] = frozenset()
     """Which entries of `history` the turn timer played for a player who ran out of time."""
     slap_window: int | None = None
@@ -480,6 +402,8 @@ class Table:
     cuts: str | None = None
     lobby_since: float = 0.0
     closed_reason: str | None = None
+    replayable: bool = True
+    """Play again may open a new lobby from it (False: closed as its server's data is deleted)."""
     message_id: int | None = None
     ping: Ping | None = None
     timer_plays: tuple[int, ...] = ()
@@ -495,6 +419,9 @@ class Table:
     ledger books it with the hand). Empty when no pot was won."""
     big_one: int = 0
     """Hands left of the big one, a hand dealt under it and still in play included."""
+    _views: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    """The seats' views and the public view of this table, each built once (a table is frozen;
+    `replace` makes a new one with none built)."""
 
     # ------------------------------------------------------------------ queries
 
@@ -559,10 +486,23 @@ class Table:
         return seat is not None and self.seats[seat].played_by_computer
 
     def seat_view(self, seat: int):
-        """What one seat may see (the engine's `SeatView`); None when no hand is dealt."""
-        return self.game.view(seat) if self.game is not None else None
+        """What one seat may see (the engine's `SeatView`); None when no hand is dealt. Built once
+        per table: every reader of this state (the reply, the live hands) shares it."""
+        if self.game is None:
+            return None
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.game.view(seat)
+        return view
 
     def public(self) -> PublicTable:
+        """What everyone at the channel may see (built once per table)."""
+        public = self._views.get("public")
+        if public is None:
+            public = self._views["public"] = self._public()
+        return public
+
+    def _public(self) -> PublicTable:
         game = self.game
         over = game is not None and game.over
         seats = []
@@ -582,12 +522,13 @@ class Table:
             id=self.id, status=self.status, rules=self.rules, stake=self.stake, scoring=self.scoring,
             capacity=self.capacity, hand_number=self.hand_number, seats=tuple(seats),
             cuts=self.cuts if self.hand_number == 1 else None, closed_reason=self.closed_reason,
-            side_bets=self._public_side_bets(), big_one=self.big_one,
+            replayable=self.replayable,
+            side_bets=self.side_bets.public(self.game, self.seats, self.side_settled), big_one=self.big_one,
         )
         if game is None:
             return base
         # the public side of any seat's view: its hand and legal plays are dropped here
-        history = game.view(game.turn).history
+        history = self.seat_view(game.turn).history
         window = self.slap_window
         return replace(
             base, turn=game.to_act if not over else None, phase=game.phase,
@@ -596,25 +537,6 @@ class Table:
                           for s in game.spreads),
             discard_top=game.discard_top, stock_size=len(game.stock), history=history, outcome=game.outcome,
             timer_plays=frozenset(self.timer_plays),
-        )
-
-    def _public_side_bets(self) -> PublicSideBets | None:
-        bets = self.side_bets
-        game = self.game
-        dealt = game.side_bets if game is not None else {}
-        if not bets.on and not dealt:
-            return None
-        names = {s.user_id: s.name for s in self.seats if s.is_human}
-        winners = game.side_winners() if dealt else {}  # type: ignore[union-attr]
-        hand = tuple(
-            PublicSideBet(kind, bet.seats, bet.pot, bet.suit,
-                          tuple(game.side_cards) if kind == "high_card" else (), winners.get(kind))
-            for kind, bet in dealt.items())
-        return PublicSideBets(
-            kinds=bets.kinds, stake=bets.stake, suit_call=bets.suit_call,
-            players=tuple(names[u] for u in bets.players if u in names),
-            pots={kind: bets.total(kind) for kind in SIDE_BET_KINDS if kind in bets.kinds or bets.total(kind)},
-            hand=hand, settled=self.side_settled,
         )
 
     # ------------------------------------------------------------------ opening
@@ -704,8 +626,11 @@ class Table:
                 return self.toggle_side_bets(user)
             case CallBigOne(by=user, hands=hands):
                 return self.call_big_one(user, hands)
-            case End(by=user, name=name, is_admin=is_admin):
-                return self.end(user, name, is_admin=is_admin)
+            case End(by=user, name=name, is_admin=is_admin, hand=hand, forgetting=forgetting):
+                if hand is not None and self.is_open and self.hand_number != hand:
+                    raise UserError("The table has moved on since you asked: ask again if you still want it closed.")
+                table, events = self.end(user, name, is_admin=is_admin)
+                return (replace(table, replayable=False) if forgetting else table), events
             case CloseIdle(idle_seconds=seconds):
                 return self.close_idle(now, seconds)
         raise TypeError(f"not a table command: {command!r}")
@@ -909,23 +834,13 @@ class Table:
     def _deal(self, dealer: int, hand_number: int, rng: random.Random) -> tuple["Table", list[Event]]:
         deck_rng = random.Random(rng.getrandbits(64))
         stake = big_one_stake(self.stake) if self.big_one else self.stake
-        game = Game.deal(self.rules, [s.name for s in self.seats], dealer,
-                         rng=deck_rng, stake=stake, side_bets=self._side_bets_to_deal(rng))
+        game = Game.deal(self.rules, [s.name for s in self.seats], dealer, rng=deck_rng, stake=stake,
+                         side_bets=self.side_bets.to_deal([s.user_id if s.is_human else None for s in self.seats],
+                                                          rng))
         seats = tuple(replace(s, away=False, timeouts=0) for s in self.seats)
         table = self._changed(status=Status.PLAYING, dealer=dealer, hand_number=hand_number, game=game, seats=seats,
                               timer_plays=(), side_settled=())
         return table._settle([HandDealt(hand_number, dealer)])  # a tonk on the deal ends the hand at once
-
-    def _side_bets_to_deal(self, rng: random.Random) -> dict | None:
-        """This deal's side bets for the engine: each bet with two or more players in it."""
-        bets = self.side_bets
-        seats = tuple(i for i, s in enumerate(self.seats) if s.is_human and s.user_id in bets.players)
-        if not bets.on or len(seats) < MIN_SIDE_BETTORS:
-            return None
-        suit = call_suit(bets.suit_call, random.Random(rng.getrandbits(64))) if "high_card" in bets.kinds else None
-        return {kind: side_bet(kind, seats, bets.stake, bets.total(kind), suit if kind == "high_card" else None,
-                               players=len(self.seats))
-                for kind in bets.kinds}
 
     # ------------------------------------------------------------------ play
 
@@ -1061,7 +976,7 @@ class Table:
             return self, events + (self._turn_event() if started else [])
         out = game.outcome
         assert out is not None
-        side_bets, settled = self._settle_side_bets()
+        side_bets, settled = self.side_bets.settled(game, [s.user_id for s in self.seats])
         seats = tuple(replace(s, total=s.total + pay + side, pushups=s.pushups + push)
                       for s, pay, push, side in zip(self.seats, out.payments, out.pushups, settled or repeat(0)))
         table = replace(self, status=Status.BETWEEN_HANDS, seats=seats, side_bets=side_bets, side_settled=settled)
@@ -1077,34 +992,6 @@ class Table:
                 return closed, events + more
         return table, events
 
-    def _settle_side_bets(self) -> tuple[SideBets, tuple[int, ...]]:
-        """The finished hand's side stakes go into their pots; a pot won moves, in the ledger,
-        from everyone who paid into it since it was last won to its winner."""
-        game = self.game
-        dealt = game.side_bets if game is not None else None
-        if not dealt:
-            return self.side_bets, ()
-        winners = game.side_winners()  # type: ignore[union-attr]
-        users = [s.user_id for s in self.seats]
-        seat_of = {u: i for i, u in enumerate(users)}
-        pots = {k: dict(paid) for k, paid in self.side_bets.pots.items()}
-        settled = [0] * len(self.seats)
-        for kind, bet in dealt.items():
-            pot = self.side_bets.pot(kind)
-            assert pot.total == bet.pot_in
-            for seat in bet.seats:
-                pot.pay_in(users[seat], bet.stake)
-            winner = winners.get(kind)
-            if winner is not None:
-                for user, paid in pot.paid.items():
-                    settled[seat_of[user]] -= paid  # every payer sits here: a leaver is paid back
-                for user, won in pot.won_by(users[winner]).items():
-                    settled[seat_of[user]] += won
-            pots[kind] = pot.paid
-        assert sum(settled) == 0
-        side_bets = replace(self.side_bets, pots={k: paid for k, paid in pots.items() if paid})
-        return side_bets, tuple(settled) if any(settled) else ()
-
     def _turn_event(self) -> list[Event]:
         key = self.turn_key
         if key is None:
@@ -1113,10 +1000,27 @@ class Table:
 
     # ------------------------------------------------------------------ closing and bookkeeping
 
-    def end(self, user_id: int, name: str, *, is_admin: bool = False) -> tuple["Table", list[Event]]:
-        """Close the table (host or Manage Server). An unfinished hand pays nothing."""
+    def may_end(self, user_id: int, *, is_admin: bool = False) -> None:
         if user_id != self.host_user_id and not is_admin:
             raise UserError("Only the host or a member with Manage Server can end this table.")
+
+    def end_question(self, user_id: int, *, is_admin: bool = False) -> str | None:
+        """What closing now would cost others, for the closer to confirm first (None: nothing):
+        a hand in play, or people waiting in the lobby. Refused as `end` refuses."""
+        self.may_end(user_id, is_admin=is_admin)
+        if not self.is_open:
+            raise UserError("This table is closed.")
+        if self.status is Status.PLAYING:
+            return f"Hand {self.hand_number} is in play: it pays nothing if the table closes now."
+        waiting = [s.name for s in self.seats if s.is_human and s.user_id != user_id]
+        if self.status is Status.LOBBY and waiting:
+            names = waiting[0] if len(waiting) == 1 else ", ".join(waiting[:-1]) + " and " + waiting[-1]
+            return f"{names} {'is' if len(waiting) == 1 else 'are'} seated, waiting for the deal."
+        return None
+
+    def end(self, user_id: int, name: str, *, is_admin: bool = False) -> tuple["Table", list[Event]]:
+        """Close the table (host or Manage Server). An unfinished hand pays nothing."""
+        self.may_end(user_id, is_admin=is_admin)
         reason = f"Ended by {name}."
         if self.status is Status.PLAYING:
             reason += " The unfinished hand pays nothing."
@@ -1146,34 +1050,17 @@ class Table:
             raise UserError("This table is closed.")
         if self.in_play:
             raise UserError("A hand is in play: set the side bets between hands.")
-        bets = self.side_bets
-        stake = bets.stake if stake is None else stake
-        suit_call = bets.suit_call if suit_call is None else suit_call
-        for kind in kinds:  # a RulesError (a TonkError) says what does not fit, and changes nothing
-            side_bet(kind, (), stake, suit=Suit.SPADES if kind == "high_card" else None)
-        call_suit(suit_call, random.Random(0))
-        returned = sum(bets.total(k) for k in SIDE_BET_KINDS if k not in kinds)
-        pots = {k: paid for k, paid in bets.pots.items() if k in kinds}
-        kinds = tuple(k for k in SIDE_BET_KINDS if k in kinds)
-        table = self._changed(side_bets=replace(bets, kinds=kinds, stake=stake, suit_call=suit_call, pots=pots))
-        text = "Side bets off." if not kinds else f"Side bets: {side_bets_words(kinds, stake, suit_call)}."
-        if returned:
-            text += f" {plural_points(returned)} in pots went back to those who paid in."
-        return table, [SideBetsChanged(text)]
+        bets, text = self.side_bets.configured(kinds, stake=stake, suit_call=suit_call)
+        return self._changed(side_bets=bets), [SideBetsChanged(text)]
 
     def toggle_side_bets(self, user_id: int) -> tuple["Table", list[Event]]:
         """A player opts in to the side bets at every deal from the next, or out again (what they
         paid into a pot stays there, owed, until it is won or returned)."""
         seat = self.seat_required(user_id)
-        bets = self.side_bets
-        if not bets.on:
-            raise UserError("The host has not turned side bets on (/tonk sidebets).")
-        if user_id in bets.players:
-            players, text = tuple(u for u in bets.players if u != user_id), "is out of"
-        else:
-            players, text = bets.players + (user_id,), "is in"
-        table = self._changed(side_bets=replace(bets, players=players))
-        return table, [SideBetsChanged(f"{self.seats[seat].name} {text} the side bets from the next deal.")]
+        bets, now_in = self.side_bets.toggled(user_id)
+        text = "is in" if now_in else "is out of"
+        return self._changed(side_bets=bets), [
+            SideBetsChanged(f"{self.seats[seat].name} {text} the side bets from the next deal.")]
 
     def call_big_one(self, user_id: int, hands: int) -> tuple["Table", list[Event]]:
         """The host calls the big one: the next `hands` hands at double stake, then the table closes."""
@@ -1301,17 +1188,6 @@ def timed_out_play(game: Game, seat: int) -> Action:
         return Discard(highest_card(discards))
     lays = [a for a in legal if type(a) is not Drop]
     return lays[0] if lays else DROP
-
-
-def plural_points(n: int) -> str:
-    return plural(n, "point")
-
-
-def side_bets_words(kinds, stake: int, suit_call: str) -> str:
-    """`high card (spades always) and naturals, 2 points a deal each`."""
-    names = [SIDE_BET_NAMES[k] + (f" ({'spades always' if suit_call == 'spades' else 'suit called at random'})"
-                                  if k == "high_card" else "") for k in kinds]
-    return f"{' and '.join(names)}, {plural_points(stake)} a deal each"
 
 
 def _with_seat(seats: tuple[Seat, ...], index: int, **changes: Any) -> tuple[Seat, ...]:

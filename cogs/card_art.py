@@ -1,19 +1,19 @@
 """Card art drawn by the project with Pillow: faces, jokers and backs, in red and black.
 
-Nothing is downloaded or read from disk: suits are drawn as shapes and text uses
-Pillow's built-in scalable font (Pillow >= 10.1). Each piece is drawn once at three
+Nothing is read from disk: suits are drawn as shapes and ranks use Pillow's built-in
+scalable font (Pillow >= 10.1), so cards look the same on every host. (Names and other text
+in the pictures go through cogs/fonts.py's chain of fonts.) Each piece is drawn once at three
 times its size and scaled down (smooth edges), then cached per card and width, so
 laying out a picture only pastes finished cards.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.cards import Card, Rank, Suit
+from engine.cards import Card, Suit
 
 SUPERSAMPLE = 3
 CARD_RATIO = 1.4  # height / width, like a poker card
@@ -25,23 +25,6 @@ EDGE = (150, 150, 140)
 BACK = (140, 28, 44)
 BACK_LINES = (182, 62, 76)
 BACK_FRAME = (244, 236, 220)
-
-# Pip places on the card's inner field, (x, y) as fractions of the card (lower ones upside down).
-_PIPS: dict[int, tuple[tuple[float, float], ...]] = {
-    2: ((0.5, 0.2), (0.5, 0.8)),
-    3: ((0.5, 0.2), (0.5, 0.5), (0.5, 0.8)),
-    4: ((0.36, 0.2), (0.64, 0.2), (0.36, 0.8), (0.64, 0.8)),
-    5: ((0.36, 0.2), (0.64, 0.2), (0.5, 0.5), (0.36, 0.8), (0.64, 0.8)),
-    6: ((0.36, 0.2), (0.64, 0.2), (0.36, 0.5), (0.64, 0.5), (0.36, 0.8), (0.64, 0.8)),
-    7: ((0.36, 0.2), (0.64, 0.2), (0.5, 0.35), (0.36, 0.5), (0.64, 0.5), (0.36, 0.8), (0.64, 0.8)),
-    8: ((0.36, 0.2), (0.64, 0.2), (0.5, 0.35), (0.36, 0.5), (0.64, 0.5), (0.5, 0.65), (0.36, 0.8),
-        (0.64, 0.8)),
-    9: ((0.36, 0.2), (0.64, 0.2), (0.36, 0.4), (0.64, 0.4), (0.5, 0.5), (0.36, 0.6), (0.64, 0.6),
-        (0.36, 0.8), (0.64, 0.8)),
-    10: ((0.36, 0.2), (0.64, 0.2), (0.5, 0.3), (0.36, 0.4), (0.64, 0.4), (0.36, 0.6), (0.64, 0.6),
-         (0.5, 0.7), (0.36, 0.8), (0.64, 0.8)),
-}
-
 
 def card_size(width: int) -> tuple[int, int]:
     return width, round(width * CARD_RATIO)
@@ -55,35 +38,8 @@ def suit_colour(card: Card) -> tuple[int, int, int]:
 
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's own scalable font (Aileron); nothing read from the system."""
+    """Pillow's own scalable font (Aileron) for ranks; nothing read from the system."""
     return ImageFont.load_default(size=max(6, size))  # type: ignore[return-value]
-
-
-@lru_cache(maxsize=4096)
-def has_glyph(char: str) -> bool:
-    """Whether the built-in font draws `char` (it lacks most non-Latin letters and emoji)."""
-    if char == " ":
-        return True
-    return _glyph_pixels(char) != _glyph_pixels("\uffff")
-
-
-@lru_cache(maxsize=4096)
-def _glyph_pixels(char: str) -> bytes:
-    image = Image.new("L", (40, 40), 0)
-    ImageDraw.Draw(image).text((4, 4), char, font=font(24), fill=255)
-    return image.tobytes()
-
-
-def printable(text: str) -> str:
-    """`text` in characters the font can draw: accents dropped where that helps (José
-    becomes Jose), anything else the font lacks shown as '?' (never as boxes)."""
-    out = []
-    for char in text:
-        if not has_glyph(char):
-            base = "".join(c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c))
-            char = base if base and all(has_glyph(c) for c in base) else "?"
-        out.append(char)
-    return "".join(out)
 
 
 # ---------------------------------------------------------------------------- suit shapes
@@ -153,58 +109,73 @@ def _outline(draw: ImageDraw.ImageDraw, W: int, H: int, fill) -> None:
                            width=max(2, SUPERSAMPLE))
 
 
+# The corner index, as fractions of the card's width: large enough that a card 52 px wide
+# shown at four fifths of its size (a 400 px picture on a 320 px phone screen) still has a
+# rank and a suit over 10 px tall; a fan of cards shows each card's left strip of INDEX_WIDTH.
+RANK_SIZE = 0.37  # the rank's font size (its capitals are about 0.27 of the width tall)
+PIP_SIZE = 0.28  # the suit under it
+INDEX_WIDTH = 0.38  # the strip the index takes
+
+
+def _rank_art(text: str, size: int, width: int, colour) -> Image.Image:
+    """A rank in the card's font, squeezed sideways when wider than `width` ("10")."""
+    f = font(size)
+    left, top, right, bottom = f.getbbox(text, anchor="ls")
+    art = Image.new("RGBA", (right - left + 2, bottom - top + 2), (0, 0, 0, 0))
+    ImageDraw.Draw(art).text((1 - left, 1 - top), text, font=f, fill=colour, anchor="ls")
+    if art.width > width:
+        art = art.resize((width, art.height), Image.Resampling.LANCZOS)
+    return art
+
+
 def _index(image: Image.Image, card: Card, W: int, H: int) -> None:
-    """The corner index (rank over suit) top left and, upside down, bottom right."""
+    """The corner index (rank over suit; a joker's star over its number) top left and, upside
+    down, bottom right."""
     colour = suit_colour(card)
-    size = round(W * 0.18)
-    tall = 0.62 if card.is_joker else 0.52
-    corner = Image.new("RGBA", (round(W * 0.25), round(W * tall)), (0, 0, 0, 0))
-    d = ImageDraw.Draw(corner)
+    pip = round(W * PIP_SIZE)
+    corner = Image.new("RGBA", (round(W * INDEX_WIDTH), round(W * 0.7)), (0, 0, 0, 0))
     cx = corner.width / 2
-    if card.is_joker:
-        text_font = font(round(W * 0.12))
-        for i, letter in enumerate("JOKER"):
-            d.text((cx, W * 0.04 + i * W * 0.115), letter, font=text_font, fill=colour, anchor="mt")
+    top = round(W * 0.05)
+    if card.is_joker:  # a star fills less of its square than a suit: drawn larger
+        size = round(W * 0.3)
+        star = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+        _draw_star(ImageDraw.Draw(star), size / 2, size / 2, size / 2, colour)
+        corner.alpha_composite(star, (round(cx - size / 2), top - round(W * 0.02)))
+        rank = _rank_art(str(card.joker), round(W * RANK_SIZE), corner.width - 2, colour)
+        corner.alpha_composite(rank, (round(cx - rank.width / 2), top + size + round(W * 0.02)))
     else:
-        rank_font = font(round(W * (0.3 if card.rank is not Rank.TEN else 0.25)))
-        d.text((cx, W * 0.05), card.rank.code, font=rank_font, fill=colour, anchor="mt")  # type: ignore[union-attr]
-        pip = suit_mask(card.suit, size)  # type: ignore[arg-type]
-        corner.paste(Image.new("RGBA", pip.size, colour), (round(cx - size / 2), round(W * 0.32)), pip)
+        rank = _rank_art(card.rank.code, round(W * RANK_SIZE), corner.width - 2, colour)  # type: ignore[union-attr]
+        corner.alpha_composite(rank, (round(cx - rank.width / 2), top))
+        mask = suit_mask(card.suit, pip)  # type: ignore[arg-type]
+        corner.paste(Image.new("RGBA", mask.size, colour), (round(cx - pip / 2), top + rank.height + round(W * 0.04)),
+                     mask)
     image.alpha_composite(corner, (round(W * 0.01), round(W * 0.015)))
     flipped = corner.transpose(Image.Transpose.ROTATE_180)
     image.alpha_composite(flipped, (W - corner.width - round(W * 0.01), H - corner.height - round(W * 0.015)))
 
 
 def _centre(image: Image.Image, card: Card, W: int, H: int) -> None:
+    """One large symbol between the corners: the suit (larger on an ace), a court card's letter in
+    a frame, a joker's star."""
     colour = suit_colour(card)
     draw = ImageDraw.Draw(image)
     if card.is_joker:
-        _draw_star(draw, W / 2, H * 0.42, W * 0.3, colour)
-        draw.text((W / 2, H * 0.74), str(card.joker), font=font(round(W * 0.22)), fill=colour, anchor="mm")
+        _draw_star(draw, W / 2, H / 2, W * 0.2, colour)
         return
     rank = int(card.rank)  # type: ignore[arg-type]
     solid = Image.new("RGBA", (W, H), colour)
-    if rank == 1:
-        size = round(W * 0.46)
-        image.paste(solid.crop((0, 0, size, size)), (round((W - size) / 2), round((H - size) / 2)),
-                    suit_mask(card.suit, size))  # type: ignore[arg-type]
-        return
     if rank >= 11:
-        # A court card: a frame in the suit's colour with the letter and a pip.
-        left, top, right, bottom = W * 0.28, H * 0.18, W * 0.72, H * 0.82
-        draw.rectangle([left, top, right, bottom], outline=colour, width=max(2, round(W * 0.025)))
-        draw.text((W / 2, H * 0.4), card.rank.code, font=font(round(W * 0.36)), fill=colour,  # type: ignore
+        left, top, right, bottom = W * 0.34, H * 0.3, W * 0.66, H * 0.7
+        draw.rectangle([left, top, right, bottom], outline=colour, width=max(2, round(W * 0.02)))
+        draw.text((W / 2, H * 0.42), card.rank.code, font=font(round(W * 0.26)), fill=colour,  # type: ignore
                   anchor="mm")
-        size = round(W * 0.22)
-        image.paste(solid.crop((0, 0, size, size)), (round((W - size) / 2), round(H * 0.6)),
+        size = round(W * 0.14)
+        image.paste(solid.crop((0, 0, size, size)), (round((W - size) / 2), round(H * 0.53)),
                     suit_mask(card.suit, size))  # type: ignore[arg-type]
         return
-    size = round(W * 0.16)
-    upright = suit_mask(card.suit, size)  # type: ignore[arg-type]
-    upside = upright.transpose(Image.Transpose.ROTATE_180)
-    for fx, fy in _PIPS[rank]:
-        mask = upside if fy > 0.55 else upright
-        image.paste(solid.crop((0, 0, size, size)), (round(fx * W - size / 2), round(fy * H - size / 2)), mask)
+    size = round(W * (0.4 if rank == 1 else 0.3))
+    image.paste(solid.crop((0, 0, size, size)), (round((W - size) / 2), round((H - size) / 2)),
+                suit_mask(card.suit, size))  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=512)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -20,9 +20,6 @@ from bot.commands import (AddComputer, Back, Command, End, Join, Leave, NextHand
                           SetRule, SlapDiscard, Start, TakeOver, ToggleSideBets, play_from)
 from bot.errors import UserError
 from bot.service import Person
-
-if TYPE_CHECKING:  # pragma: no cover
-    from cogs.tonk import TonkCog
 
 PREFIX = "tonk"
 
@@ -77,6 +74,11 @@ class Verb(StrEnum):
     """Confirm each pick from now on (at this table)."""
     AGAIN = "again"
     """A closed table's Play again: a new lobby with the same seats and rules."""
+    TABLE_RULES = "tablerules"
+    """The table message's Rules button: this table's house rules, privately."""
+    CLOSE = "close"
+    """The "yes" of closing a table that asked first (a hand in play, people in the lobby); its
+    version is the hand number it was asked at."""
 
 
 PLAYS = frozenset({Verb.DRAW, Verb.TAKE, Verb.DROP_CONFIRM, Verb.SPREAD, Verb.HIT, Verb.DISCARD, Verb.CLAIM,
@@ -89,7 +91,11 @@ HAND_VERBS = frozenset({Verb.HAND, Verb.REFRESH, Verb.DROP, Verb.FOCUS})
 """Clicks that show the private hand (Drop only asks whether you mean it; Focus narrows a menu)."""
 _VERBS = "|".join(v.value for v in Verb)
 BUTTON_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})(?::(?P<version>[0-9]{{1,9}}))?"
-SELECT_TEMPLATE = rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
+SELECT_TEMPLATE = (rf"tonk:(?P<table>[0-9]{{1,19}}):(?P<verb>{_VERBS})-menu(?::(?P<version>[0-9]{{1,9}}))?"
+                   r"(?::(?P<tag>[a-z]{1,16}))?")
+"""A menu's custom id may end in a tag that only keeps two menus of one message apart (Discord
+refuses a message whose custom ids repeat): the two-step choice's menus, `focus-menu:{moves}:spread`
+and `...:hit`. The click ignores it: the picked value names the kind of play."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +140,8 @@ class Click:
                 return Start(by)
             case Verb.CANCEL:
                 return End(by, person.name, is_admin=person.is_admin)
+            case Verb.CLOSE:  # the "yes" to a question asked at hand `version`
+                return End(by, person.name, is_admin=person.is_admin, hand=self.version)
             case Verb.NEXT:
                 return NextHand(by)
             case Verb.BACK:
@@ -154,18 +162,27 @@ class Click:
         raise ValueError(f"{verb} is not a table command")
 
 
-def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False) -> str:
+def custom_id(table_id: int, verb: Verb, version: int | None = None, *, menu: bool = False,
+              tag: str | None = None) -> str:
     name = f"{verb}-menu" if menu else str(verb)
-    return f"{PREFIX}:{table_id}:{name}" + (f":{version}" if version is not None else "")
+    return (f"{PREFIX}:{table_id}:{name}" + (f":{version}" if version is not None else "")
+            + (f":{tag}" if tag is not None else ""))
 
 
 def _parse(match: re.Match[str]) -> tuple[int, Verb, int | None]:
     return int(match["table"]), Verb(match["verb"]), int(match["version"]) if match["version"] else None
 
 
+CLICK_EVENT = "tonk_click"
+"""The client event a click becomes (`on_tonk_click(interaction, click)`): whoever handles clicks
+listens for it, and nothing here needs to know who (no import of the cog, no lookup of it)."""
+RULES_HERE_EVENT = "tonk_rules_here"
+ASK_EVENT = "tonk_ask"
+"""A server-wide confirmation's click (`on_tonk_ask(interaction, what)`), for the admin commands."""
+
+
 async def _route(interaction: discord.Interaction, click: Click) -> None:
-    cog: TonkCog = interaction.client.get_cog("Tonk")  # type: ignore[union-attr,assignment]
-    await cog.on_click(interaction, click)
+    interaction.client.dispatch(CLICK_EVENT, interaction, click)
 
 
 class _ClickItem:
@@ -206,8 +223,30 @@ class RulesHereButton(discord.ui.DynamicItem[discord.ui.Button], template=RULES_
         return cls()
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        cog: TonkCog = interaction.client.get_cog("Tonk")  # type: ignore[union-attr,assignment]
-        await cog.on_rules_here(interaction)
+        interaction.client.dispatch(RULES_HERE_EVENT, interaction)
+
+
+SERVER_ASKS = ("forget", "season", "keep")
+"""The server-wide confirmations of `/tonk-admin` (forget this server, start a new season) and
+the answer of every confirmation that changes nothing (keep)."""
+ASK_TEMPLATE = rf"{PREFIX}:ask:(?P<what>{'|'.join(SERVER_ASKS)})"
+
+
+class AskButton(discord.ui.DynamicItem[discord.ui.Button], template=ASK_TEMPLATE):
+    """A confirmation's button that is not about one table: `tonk:ask:{what}`; the server is the
+    click's own, and the cog checks again who clicked."""
+
+    def __init__(self, what: str, label: str = "", style=discord.ButtonStyle.secondary) -> None:
+        self.what = what
+        super().__init__(discord.ui.Button(label=label or what, style=style, custom_id=f"{PREFIX}:ask:{what}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /):
+        return cls(match["what"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.client.dispatch(ASK_EVENT, interaction, self.what)
 
 
 def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.secondary,
@@ -220,11 +259,16 @@ def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.s
 
 
 def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.SelectOption], *,
-         version: int | None = None, row: int | None = None) -> TonkSelect:
-    return TonkSelect(discord.ui.Select(
-        placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True),
+         version: int | None = None, row: int | None = None, tag: str | None = None) -> TonkSelect:
+    select = discord.ui.Select(
+        placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True, tag=tag),
         row=row, min_values=1, max_values=1,
-    ), table_id, verb, version)
+    )
+    # discord.py 2.7's Select keeps `row` in a slot of its own, while a DynamicItem (and so the
+    # view's layout) reads Item's `_row`: without this, a menu's row is ignored and the menu
+    # takes the first row with room, which may be the row meant for buttons
+    select._row = row
+    return TonkSelect(select, table_id, verb, version)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -14,8 +14,12 @@ Each seated person has at most one live private hand message per table (`LiveHan
 interaction that last showed it (their click on My hand, the ping's button, or any button of
 the hand) lends its webhook token, valid 15 minutes and renewed by every click, and the
 channel's edits bring the hand up to date with it whenever the table moved on. Opening the
-hand again replaces the old message. Once the token is too old, the next ping's button
-brings the hand back. The hand is rendered from the seat's `SeatView` only.
+hand again replaces the old message. Before the token runs out (`hand_follow_seconds`, 14 minutes)
+the hand retires: its message says it no longer follows the game, with a button that brings the live
+hand back (a new click, a new token), so no message is left claiming to be current. Whoever is seated
+in the hand in play with a hand that no longer follows is told in the channel, one short note with
+My hand for all of them, at most once per person and deal; the player to act has the turn ping.
+The hand is rendered from the seat's `SeatView` only.
 
 Pictures and requests cost most of a click, so nothing is drawn or sent that would not change
 what a reader sees. The channel's picture shows the seats, the spreads and the showdown (whose
@@ -56,9 +60,13 @@ from cogs import pictures, render
 from cogs.components import Verb, button, view_of
 
 log = logging.getLogger(__name__)
-WARNING_SHARE = 0.25  # warn when a quarter of the turn time is left (at least 5 s before)
+WARNING_SHARE = 0.25
+"""The turn's warning comes when a quarter of its time is left, at least 5 s before the end
+(`warning_lead`); a timer too short for that is warned at half time."""
 HAND_TOKEN_SECONDS = 14 * 60
-"""How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes."""
+"""How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes.
+Then the hand retires: its message says it no longer follows the game (the settings'
+`hand_follow_seconds`, this by default)."""
 HAND_WAIT_SECONDS = 1.0
 """How long a click on the live hand message waits for that message's edit in flight."""
 ORIGINAL = "@original"
@@ -89,10 +97,15 @@ class LiveHand:
     since: float = field(default_factory=time.monotonic)
     gone: bool = False
     """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
+    retired: bool = False
+    """Its token is about to expire: the message says it no longer follows the game, and is left."""
+    retire: asyncio.TimerHandle | None = None
+    """When it retires (`follow_seconds` after the click that lent the token)."""
+    follow_seconds: float = HAND_TOKEN_SECONDS
 
     @property
     def fresh(self) -> bool:
-        return time.monotonic() - self.since < HAND_TOKEN_SECONDS
+        return not self.retired and not self.gone and time.monotonic() - self.since < self.follow_seconds
 
     def webhook(self, client: discord.Client) -> discord.Webhook:
         """The interaction's webhook, whose `@original` message is this hand (as
@@ -135,13 +148,22 @@ class TableRuntime:
     """Each person's pick that waits for their word: (the table's moves, verb, value)."""
     newest: Table | None = None
     """The newest table the service published (the channel shows it, or the service's newer save)."""
+    closed: Table | None = None
+    """The table as it closed: shown as it is, even once its rows are deleted (/tonk-admin forget)."""
+    ping_deadline: tuple[str, float | None] | None = None
+    """The turn and the deadline the turn's ping (or its warning) shows, when this process sent it."""
+    stale: set[int] = field(default_factory=set)
+    """People whose private hand no longer follows the game (retired or refused), until they open it again."""
+    noticed: tuple[int, set[int]] = (0, set())
+    """The deal (hand number) and who was told in the channel during it that their hand stopped following."""
 
     @property
     def idle_now(self) -> bool:
         tasks = (self.sync, self.computer, self.idle, self.timer[1] if self.timer else None,
                  self.slaps[1] if self.slaps else None)
         live_hands = any(hand.fresh for hand in self.hands.values())
-        return self.replying == 0 and not live_hands and all(t is None or t.done() for t in tasks)
+        return (self.replying == 0 and not live_hands and not self.stale
+                and all(t is None or t.done() for t in tasks))
 
     def edit_begun(self) -> int:
         """An edit of the channel message begins: until it lands, what picture it shows is not known."""
@@ -171,6 +193,17 @@ class TableRuntime:
                 task.cancel()
         self.timer = None
         self.slaps = None
+        for hand in self.hands.values():
+            if hand.retire is not None:
+                hand.retire.cancel()
+
+
+def warning_lead(seconds: float) -> int:
+    """How many whole seconds before a turn of `seconds` runs out its player is warned: a quarter
+    of the turn, at least 5 s, but never more than half the turn (rounded down), so every timer
+    the settings accept (3 s and up) has its warning: 3 s warns with 1 s left, 4 or 5 s with 2 s,
+    6 s with 3 s, 10 s and up with a quarter (at least 5 s). 0: no warning (under 2 s)."""
+    return int(min(max(5.0, seconds * WARNING_SHARE), seconds // 2))
 
 
 def people_may_slap(table: Table) -> bool:
@@ -214,6 +247,7 @@ class LiveTables:
     def _resume(self, runtime: TableRuntime, table: Table) -> None:
         self.request_sync(table.id)
         if not table.is_open:
+            runtime.closed = table
             runtime.cancel()
             return
         if table.status is Status.LOBBY:
@@ -254,6 +288,7 @@ class LiveTables:
         self._schedule_slaps(runtime, table)
 
     def _closed(self, runtime: TableRuntime, table: Table, event: TableClosed) -> None:
+        runtime.closed = table
         self.request_sync(table.id)
         runtime.cancel()
 
@@ -313,12 +348,13 @@ class LiveTables:
             try:
                 # the newest saved table, as the service keeps it: no load; a closed table is
                 # no longer kept there, and the event that closed it brought it
-                table = self.service.newest(runtime.table_id) or runtime.newest
+                table = self.service.newest(runtime.table_id) or runtime.closed or runtime.newest
                 if table is None:
                     table = await self.service.load(runtime.table_id)
                 await self._edit(runtime, table)
                 await self._ping(table)
                 await self._follow_hands(runtime, table)
+                await self._notice_stale(runtime, table)
             except asyncio.CancelledError:
                 raise
             except UserError:
@@ -356,11 +392,12 @@ class LiveTables:
         key = table.turn_key
         wanted = key is not None and not table.is_computer_turn
         old = table.ping
+        channel = self.client.get_partial_messageable(table.channel_id)
         if wanted and old is not None and old.turn == key:
+            await self._ping_follows_deadline(table, old)
             return
         if old is None and not wanted:
             return
-        channel = self.client.get_partial_messageable(table.channel_id)
         if old is not None:
             try:
                 await channel.get_partial_message(old.message_id).delete()
@@ -370,16 +407,39 @@ class LiveTables:
         if wanted:
             user_id = table.seats[table.to_act].user_id  # type: ignore[index]
             deadline = await self.deadline(table)
-            when = f": time runs out {render.relative_time(deadline)}" if deadline is not None else ""
             message = await channel.send(
-                f"<@{user_id}>, your turn at the Tonk table{when}.",
+                self._ping_text(user_id, deadline),  # type: ignore[arg-type]
                 view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(user_id)]),  # type: ignore[arg-type]
             )
             ping = Ping(message.id, key)  # type: ignore[arg-type]
+            self.runtime(table.id).ping_deadline = (key, deadline)  # type: ignore[assignment]
         if table.is_open and await self.service.set_ping(table.id, ping) is None and ping is not None:
             # the table closed meanwhile: the new ping must not outlive it
             await channel.get_partial_message(ping.message_id).delete()
+
+    async def _ping_follows_deadline(self, table: Table, ping: Ping) -> None:
+        """The ping of the turn in play shows the deadline the table shows. A restart restarts the
+        turn's timer (the bot was away, the player may have been unable to play): the ping it
+        finds, sent by the process before, is edited to the new deadline (an edit notifies nobody)."""
+        runtime = self.runtime(table.id)
+        deadline = await self.deadline(table)
+        if runtime.ping_deadline == (ping.turn, deadline):
+            return
+        runtime.ping_deadline = (ping.turn, deadline)
+        user_id = table.seats[table.to_act].user_id  # type: ignore[index]
+        message = self.client.get_partial_messageable(table.channel_id).get_partial_message(ping.message_id)
+        try:
+            await message.edit(content=self._ping_text(user_id, deadline),  # type: ignore[arg-type]
+                               view=self._ping_view(table), allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(user_id)]))  # type: ignore[arg-type,list-item]
+        except discord.NotFound:
+            pass  # removed meanwhile: the next turn's ping is sent as usual
+
+    @staticmethod
+    def _ping_text(user_id: int, deadline: float | None) -> str:
+        when = f": time runs out {render.relative_time(deadline)}" if deadline is not None else ""
+        return f"<@{user_id}>, your turn at the Tonk table{when}."
 
     @staticmethod
     def _ping_view(table: Table) -> discord.ui.View:
@@ -447,7 +507,7 @@ class LiveTables:
         return started[1] + await self.turn_seconds(table.guild_id)
 
     async def pictures_on(self, guild_id: int) -> bool:
-        """The server's pictures setting, read once and kept until /tonk settings changes it."""
+        """The server's pictures setting, read once and kept until /tonk-admin settings changes it."""
         on = self._pictures.get(guild_id)
         if on is None:
             on = self._pictures[guild_id] = await self.service.pictures_enabled(guild_id)
@@ -484,10 +544,16 @@ class LiveTables:
         (its token is the newest). Any other live hand message of this person at this table is deleted."""
         runtime = self.runtime(table.id)
         old = runtime.hands.get(user_id)
-        runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id, table.moves,
-                                          picture, render.look(message))
-        if old is not None and old.message_id != message_id and old.fresh:
-            asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
+        seconds = self.settings.hand_follow_seconds
+        hand = runtime.hands[user_id] = LiveHand(interaction.application_id, interaction.token, message_id,
+                                                 table.moves, picture, render.look(message), follow_seconds=seconds)
+        hand.retire = asyncio.get_running_loop().call_later(seconds, self._retire_later, runtime, user_id, hand)
+        runtime.stale.discard(user_id)
+        if old is not None:
+            if old.retire is not None:
+                old.retire.cancel()
+            if old.message_id != message_id and old.fresh:
+                asyncio.create_task(self._delete_hand(runtime, user_id, old), name=f"tonk-hand-delete-{table.id}")
 
     def ask_first(self, table: Table, user_id: int, verb: str, value: str | None) -> None:
         """`user_id` picked a play that waits for their word: their hand asks until they answer,
@@ -521,7 +587,8 @@ class LiveTables:
         if hand is None or hand.moves >= table.moves:
             return  # a reply showed this state or a newer one already
         if not hand.fresh:
-            del runtime.hands[user_id]  # the next ping's button brings the hand back
+            del runtime.hands[user_id]  # the next ping's button (or the channel's note) brings the hand back
+            runtime.stale.add(user_id)
             return
         seat = table.seat_of(user_id)
         picture = None
@@ -554,9 +621,58 @@ class LiveTables:
                 hand.gone = True
                 if runtime.hands.get(user_id) is hand:
                     del runtime.hands[user_id]
+                    if seat is not None and table.is_open:
+                        runtime.stale.add(user_id)
             else:
                 hand.picture = picture
                 hand.look = look
+
+    def _retire_later(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
+        if not self._closing and self.tables.get(runtime.table_id) is runtime:
+            asyncio.create_task(self._retire(runtime, user_id, hand), name=f"tonk-hand-retire-{runtime.table_id}")
+
+    async def _retire(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
+        """The hand's token is about to expire (Discord's 15 minutes after the click that lent it):
+        while it still works, the message says that it no longer follows the game, with the button
+        that brings the live hand back (a new click, a new token). Nothing is tried with it after."""
+        async with runtime.hand_locks[user_id]:
+            if hand.gone or hand.retired:
+                return
+            hand.retired = True
+            if runtime.hands.get(user_id) is not hand:
+                return  # replaced meanwhile: that one follows the game
+            del runtime.hands[user_id]
+            runtime.stale.add(user_id)
+            try:
+                await hand.webhook(self.client).edit_message(  # type: ignore[arg-type]
+                    ORIGINAL, **render.hand_retired(runtime.table_id))
+            except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
+                log.info("table %s: a private hand could not be retired (%s)", runtime.table_id, exc)
+
+    async def _notice_stale(self, runtime: TableRuntime, table: Table) -> None:
+        """People seated in the hand in play whose private hand no longer follows the game are told
+        in the channel, with My hand: one short note for all of them, once per person and deal. The
+        player to act is not: the turn's ping already brings their hand."""
+        if not runtime.stale:
+            return
+        seated = {s.user_id for s in table.seats if s.is_human}
+        runtime.stale &= seated
+        if not table.in_play or not runtime.stale:
+            return
+        if runtime.noticed[0] != table.hand_number:
+            runtime.noticed = (table.hand_number, set())
+        to_act = table.seats[table.to_act].user_id if not table.is_computer_turn else None  # type: ignore[index]
+        due = sorted(u for u in runtime.stale if u != to_act and u not in runtime.noticed[1])
+        if not due:
+            return
+        runtime.noticed[1].update(due)
+        channel = self.client.get_partial_messageable(table.channel_id)
+        try:
+            await channel.send(render.stale_hands_note(due, table.hand_number), view=self._ping_view(table),
+                               allowed_mentions=discord.AllowedMentions(
+                                   users=[discord.Object(u) for u in due]))  # type: ignore[arg-type]
+        except discord.HTTPException as exc:
+            log.warning("table %s: could not tell players their hands stopped following (%s)", table.id, exc.status)
 
     # ------------------------------------------------------------------ computer players
 
@@ -626,7 +742,7 @@ class LiveTables:
         runtime.timer = (key, task)
 
     async def turn_seconds(self, guild_id: int) -> float:
-        """The server's turn timer, read once and kept until /tonk settings changes it."""
+        """The server's turn timer, read once and kept until /tonk-admin settings changes it."""
         seconds = self._turn_seconds.get(guild_id)
         if seconds is None:
             settings = await self.service.guild_settings(guild_id)
@@ -642,11 +758,11 @@ class LiveTables:
         table's ids only, not the `Table` it began with (a stale copy of the game)."""
         try:
             seconds = await self.turn_seconds(guild_id)
-            warn_at = max(0.0, seconds - max(5.0, seconds * WARNING_SHARE))
-            if warn_at > 0:
-                await asyncio.sleep(warn_at)
-                await self._warn(table_id, key, seconds - warn_at)
-                await asyncio.sleep(seconds - warn_at)
+            lead = warning_lead(seconds)
+            if lead > 0:
+                await asyncio.sleep(seconds - lead)
+                await self._warn(table_id, key, lead)
+                await asyncio.sleep(lead)
             else:
                 await asyncio.sleep(seconds)
             await self.service.apply(table_id, None, TimeOut(key))
@@ -657,12 +773,12 @@ class LiveTables:
         except Exception:
             log.exception("table %s: the turn timer failed", table_id)
 
-    async def _warn(self, table_id: int, key: str, left: float) -> None:
+    async def _warn(self, table_id: int, key: str, left: int) -> None:
         table = await self.service.load(table_id)
         if table.turn_key != key:
             return
         user_id = table.seats[table.to_act].user_id  # type: ignore[index]
-        text = (f"<@{user_id}>, ⏰ {plural(int(left), 'second')} left in your turn: then the bot draws and "
+        text = (f"<@{user_id}>, ⏰ {plural(left, 'second')} left in your turn: then the bot draws and "
                 f"discards your highest card for you.")
         channel = self.client.get_partial_messageable(table.channel_id)
         try:
@@ -671,7 +787,11 @@ class LiveTables:
                 users=[discord.Object(user_id)]))  # type: ignore[arg-type]
             if await self.service.set_ping(table_id, Ping(sent.id, key)) is None:
                 await sent.delete()
-            elif table.ping is not None:
+                return
+            runtime = self.tables.get(table_id)
+            if runtime is not None:
+                runtime.ping_deadline = (key, await self.deadline(table))
+            if table.ping is not None:
                 with contextlib.suppress(discord.HTTPException):
                     await channel.get_partial_message(table.ping.message_id).delete()
         except discord.HTTPException:

@@ -16,6 +16,8 @@ the live table code keeps what each message shows and sends no picture that did 
 from __future__ import annotations
 
 import io
+import logging
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -24,7 +26,8 @@ from PIL import Image, ImageDraw
 from engine.cards import MAX_JOKERS, Card, Suit, count
 from engine.view import SeatView
 
-from cogs.card_art import back_image, card_image, card_size, font, printable, suit_mask
+from cogs import fonts
+from cogs.card_art import INDEX_WIDTH, back_image, card_image, card_size, font, suit_mask
 
 FELT = (27, 94, 52)
 FELT_EDGE = (18, 68, 37)
@@ -36,8 +39,10 @@ TEXT = (240, 240, 232)
 MUTED = (170, 200, 178)
 PLUS = (150, 230, 160)
 MINUS = (255, 160, 150)
-TABLE_WIDTH = 640  # Discord shows pictures 400-550 px wide: keep the cards large in it
-MARGIN = 16
+TABLE_WIDTH = 400
+"""Discord shows a picture up to about 400-550 px wide on a desktop, and about 300-320 px on a
+phone: at 400 px a phone scales it by four fifths only (the sizes below keep it legible there)."""
+MARGIN = 10
 CACHE_SIZE = 8
 """Pictures kept of each kind. The live table code keeps what each message shows and sends no
 picture that did not change, so a cache serves only a picture shown again soon (a hand opened
@@ -47,6 +52,7 @@ STAMPS = 256
 table cost the bot, for about a tenth of a millisecond saved each time a table's picture changes."""
 EVERY_CARD = tuple(Card.by_index(i) for i in range(52 + MAX_JOKERS))
 SUIT_OF_SYMBOL = {suit.symbol: suit for suit in Suit}
+log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------------- inputs
@@ -140,21 +146,35 @@ class CardBox:
 
 
 @dataclass(frozen=True, slots=True)
+class TextBox:
+    """Where a text was drawn: the text as drawn (shortened if it was), its font size, and its box."""
+
+    text: str
+    size: int
+    box: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class Picture:
     png: bytes
     width: int
     height: int
     boxes: tuple[CardBox, ...] = field(repr=False)
+    texts: tuple[TextBox, ...] = field(default=(), repr=False)
+    alt: str = ""
+    """What the picture shows, in words (the attachment's description, read by screen readers)."""
 
 
 class _Canvas:
-    """A felt image that remembers where it put each card."""
+    """A felt image that remembers where it put each card and each text."""
 
     def __init__(self, width: int, height: int):
         self.image = Image.new("RGB", (width, height), FELT)
         self.draw = ImageDraw.Draw(self.image)
         self.boxes: list[CardBox] = []
-        self.draw.rounded_rectangle([2, 2, width - 3, height - 3], radius=18, outline=FELT_EDGE, width=4)
+        self.texts: list[TextBox] = []
+        self.colour = False  # an emoji was drawn: the PNG's palette is fitted to this picture
+        self.draw.rounded_rectangle([1, 1, width - 2, height - 2], radius=12, outline=FELT_EDGE, width=3)
 
     def card(self, card: Card | None, x: int, y: int, width: int, visible_width: int | None = None) -> None:
         art = back_image(width) if card is None else card_image(card, width)
@@ -170,50 +190,70 @@ class _Canvas:
             self.card(card, x + i * step, y, width, None if last else step)
         return x + (len(cards) - 1) * step + width if cards else x
 
-    def text(self, xy, text: str, size: int, fill=TEXT, anchor: str = "la") -> None:
+    def text(self, xy, text: str, size: int, fill=TEXT, anchor: str = "la") -> int:
+        """Draw `text` placed as Pillow places text for `anchor`; returns its width."""
         stamp, dx, dy = _text_stamp(text, size, fill, anchor)
-        if stamp is not None:
-            at = (round(xy[0]) + dx, round(xy[1]) + dy)
-            if stamp.mode == "L":  # one colour: the stamp is how much of it covers each pixel
-                self.image.paste(fill, at + (at[0] + stamp.width, at[1] + stamp.height), stamp)
-            else:
-                self.image.paste(stamp, at, stamp)
+        if stamp is None:
+            return 0
+        at = (round(xy[0]) + dx, round(xy[1]) + dy)
+        if stamp.mode == "L":  # one colour: the stamp is how much of it covers each pixel
+            self.image.paste(fill, at + (at[0] + stamp.width, at[1] + stamp.height), stamp)
+        else:
+            self.image.paste(stamp, at, stamp)
+            self.colour = self.colour or fonts.has_colour(text)
+        self.texts.append(TextBox(text, size, (at[0], at[1], at[0] + stamp.width, at[1] + stamp.height)))
+        return stamp.width
 
-    def png(self) -> Picture:
+    def badge(self, x: int, y: int, number: int) -> int:
+        """A spread's number as the controls name it ("spread 2"), gold; returns its width."""
+        label = str(number)
+        w = text_width(label, LABEL) + 10
+        self.draw.rounded_rectangle([x, y + 1, x + w, y + LINE - 2], radius=6, fill=GOLD)
+        self.text((x + w / 2, y + LINE / 2), label, LABEL, PANEL, "mm")
+        return w
+
+    def png(self, alt: str) -> Picture:
         # A palette of 256 colours fitted once to the card art and the felt: the PNG is a
         # third of the RGB one's size and encodes several times faster, with no visible change.
-        small = self.image.quantize(palette=_palette(), dither=Image.Dither.NONE)
+        # A picture with an emoji in colour gets a palette of its own (a few milliseconds more).
+        if self.colour:
+            small = self.image.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+        else:
+            small = self.image.quantize(palette=_palette(), dither=Image.Dither.NONE)
         out = io.BytesIO()
         small.save(out, "PNG", compress_level=3)
-        return Picture(out.getvalue(), self.image.width, self.image.height, tuple(self.boxes))
+        return Picture(out.getvalue(), self.image.width, self.image.height, tuple(self.boxes), tuple(self.texts),
+                       alt)
 
 
 @lru_cache(maxsize=STAMPS)
 def _text_stamp(text: str, size: int, fill, anchor: str):
     """Text drawn once on a transparent stamp, with its offset from the anchor point
-    (counts, card numbers and labels repeat from picture to picture). Suit symbols, which the
-    font lacks, are drawn as the cards draw them: ♥ and ♦ in red, ♠ and ♣ in `fill`.
+    (counts, card numbers and labels repeat from picture to picture). Each character is drawn
+    with the first font of the chain that has it (cogs/fonts.py: every script, emoji in colour).
+    Suit symbols are drawn as the cards draw them: ♥ and ♦ in red, ♠ and ♣ in `fill`.
 
     Text of one colour (nearly all of it) is kept as an "L" mask of its coverage, a quarter of
     an RGBA stamp's bytes. Every table brings its players' names, so the cache is small
     (`STAMPS`): it keeps what every picture shares, and a name is drawn again when its table's
     picture changes, which is now and then (the channel's picture changes with the spreads).
-    Text with a red suit in another colour stays RGBA."""
+    Text with a red suit or an emoji in colour is RGBA."""
     pieces = _pieces(text)
-    f = font(size)
-    pip = round(size * 0.62)
-    width = sum(pip + 2 if isinstance(p, Suit) else round(f.getlength(p)) for p in pieces)
-    ascent, descent = f.getmetrics()
+    pip = round(size * TEXT_PIP)
+    width = sum(pip + 2 if isinstance(p, Suit) else fonts.text_length(p, size) for p in pieces)
+    m = fonts.metrics(size)
+    ascent, descent = m.ascent, m.descent
     if width <= 0:
         return None, 0, 0
+
     def colour_of(piece) -> tuple:
         return TEXT_RED if isinstance(piece, Suit) and piece in (Suit.HEARTS, Suit.DIAMONDS) else fill
-    one_colour = all(colour_of(piece) == fill for piece in pieces)
+
+    one_colour = all(colour_of(piece) == fill for piece in pieces) and not fonts.has_colour(text)
     if one_colour:
         stamp = Image.new("L", (width, ascent + descent), 0)
     else:
         stamp = Image.new("RGBA", (width, ascent + descent), fill + (0,))
-    draw = ImageDraw.Draw(stamp)
     x = 0
     for piece in pieces:
         if isinstance(piece, Suit):
@@ -221,8 +261,7 @@ def _text_stamp(text: str, size: int, fill, anchor: str):
             stamp.paste(ink, (x + 1, ascent - pip, x + 1 + pip, ascent), suit_mask(piece, pip))
             x += pip + 2
         else:
-            draw.text((x, ascent), piece, font=f, fill=255 if one_colour else fill, anchor="ls")
-            x += round(f.getlength(piece))
+            x = fonts.draw(stamp, x, ascent, piece, size, 255 if one_colour else fill + (255,))
     # Place the stamp as Pillow would place the text for `anchor` (left/middle/right; top/middle/baseline/descender).
     horizontal, vertical = anchor[0], anchor[1]
     dx = {"l": 0, "m": -width // 2, "r": -width}[horizontal]
@@ -231,19 +270,19 @@ def _text_stamp(text: str, size: int, fill, anchor: str):
 
 
 def _pieces(text: str) -> list:
-    """`text` split into runs of printable text and the suits between them."""
+    """`text` split into runs of text and the suits between them."""
     pieces: list = []
     run = ""
     for char in text:
         if char in SUIT_OF_SYMBOL:
             if run:
-                pieces.append(printable(run))
+                pieces.append(run)
                 run = ""
             pieces.append(SUIT_OF_SYMBOL[char])
-        else:
+        elif char != "\ufe0e":  # a text-presentation selector after a suit: the suit is drawn already
             run += char
     if run:
-        pieces.append(printable(run))
+        pieces.append(run)
     return pieces
 
 
@@ -252,10 +291,10 @@ def _palette() -> Image.Image:
     """The palette every picture is reduced to: fitted to a sample holding every card's
     face (at the sizes the pictures use), the back, and the felt, panel and text colours."""
     cards = EVERY_CARD
-    width = 40 + 13 * (HAND_CARD + 4)
+    width = 40 + 14 * (HAND_CARDS[0] + 4)
     sample = _Canvas(width, 900)
     y = 10
-    for size in (HAND_CARD, PILE_CARD, SPREAD_CARD, SHOWN_CARD):
+    for size in (HAND_CARDS[0], PILE_CARD, SPREAD_CARD, SHOWN_CARD):
         for i, card in enumerate(cards):
             x = 10 + (i % 14) * (size + 4)
             sample.card(card, x, y + (i // 14) * (card_size(size)[1] + 4), size)
@@ -282,12 +321,15 @@ def text_width(text: str, size: int) -> int:
 
 
 def fit(text: str, size: int, width: int) -> str:
-    """`text` shortened with an ellipsis to fit `width` pixels."""
+    """`text` shortened with an ellipsis, at a grapheme boundary, to fit `width` pixels."""
     if text_width(text, size) <= width:
         return text
-    while text and text_width(text + "…", size) > width:
-        text = text[:-1]
-    return text + "…"
+    if not SUIT_OF_SYMBOL.keys() & set(text):
+        return fonts.shorten(text, size, width)
+    parts = fonts.graphemes(text)
+    while parts and text_width("".join(parts) + "…", size) > width:
+        parts.pop()
+    return "".join(parts).rstrip() + "…"
 
 
 def signed(n: int) -> str:
@@ -299,52 +341,43 @@ def plural(n: int, word: str) -> str:
 
 
 # ---------------------------------------------------------------------------- the table
+#
+# Laid out for a phone: the picture is 400 px wide, so a phone showing it 320 px wide scales it
+# by four fifths, and every text (18 px and more: capitals 13 px) and every card's rank and suit
+# (cards 54 px and wider) stays over 10 px tall there (tests/test_pictures_phone.py measures it).
 
-SEAT_HEIGHT = 86
-SEAT_SHOWN_HEIGHT = 116
-SEAT_NAME_HEIGHT = 60  # a seat whose cards are not drawn: its name, total and a note line
-SEAT_NAME_ONLY = 40  # and with no note at any seat: its name and total
-MINI_BACK = 20
-SHOWN_CARD = 46
-PILE_CARD = 72
-SPREAD_CARD = 60
-SPREAD_STEP = 26
+NAME = 20  # names and titles
+LABEL = 18  # every other text; the smallest the pictures draw
+TEXT_PIP = 0.72  # a suit in text ("=5♠"), as a share of the text's size: as tall as its capitals and more
+LINE = 26  # a line of LABEL text
+NAME_LINE = 28
+MINI_BACK = 18
+SHOWN_CARD = 54
+PILE_CARD = 56
+SPREAD_CARD = 56
+SPREAD_STEP = 24
+SHOWN_STEP = 30
+GAP = 8
+COLUMN_CARDS = 5  # a shown hand this long fits in half the picture's width
 
 
-def _seat_columns(n: int) -> int:
-    return n if n <= 3 else 2 if n == 4 else 3
+def _seat_columns(picture: TablePicture) -> int:
+    """Two columns of seats; at the showdown one seat a row, unless three or more seats show
+    hands short enough (5 cards) to fan in half the width, their count under the cards."""
+    n = len(picture.seats)
+    if n <= 1:
+        return 1
+    shown = [len(s.shown) for s in picture.seats if s.shown is not None]
+    if shown and (n < 3 or max(shown) > COLUMN_CARDS):
+        return 1
+    return 2
 
 
-def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: int) -> None:
-    lit = seat.is_turn or seat.is_winner
-    canvas.draw.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=PANEL, outline=GOLD if lit else PANEL_EDGE,
-                                  width=3 if lit else 1)
-    right = x + w - 10
-    if seat.total is not None:
-        colour = PLUS if seat.total > 0 else MINUS if seat.total < 0 else TEXT
-        canvas.text((right, y + 10), signed(seat.total), 20, colour, "ra")
-        right -= text_width(signed(seat.total), 20) + 10
-    name_x = x + 10
-    if seat.is_dealer:
-        canvas.draw.ellipse([name_x, y + 10, name_x + 20, y + 30], fill=TEXT)
-        canvas.text((name_x + 10, y + 20), "D", 14, PANEL, "mm")
-        name_x += 26
-    canvas.text((name_x, y + 10), fit(seat.name, 20, right - name_x), 20, GOLD if lit else TEXT)
-    row = y + 40
-    if seat.shown is not None:
-        room = w - 20 - SHOWN_CARD - 80  # leave room for the count
-        step = min(26, room // max(1, len(seat.shown) - 1))
-        end = canvas.fan(seat.shown, x + 10, row, SHOWN_CARD, step) if seat.shown else x + 10
-        shown_count = seat.count if seat.count is not None else count(seat.shown)
-        label = f"count {shown_count}" if seat.shown else "no cards"
-        canvas.text((end + 10, row + 4), label, 16, MUTED)
-        note_xy, note_anchor, note_room = (end + 10, row + 26), "la", x + w - 10 - (end + 10)  # beside the cards
-    else:
-        if seat.cards_in_hand is not None:
-            shown = min(seat.cards_in_hand, 12)
-            end = canvas.fan([None] * shown, x + 10, row, MINI_BACK, 9)
-            canvas.text((end + 8, row + 6), plural(seat.cards_in_hand, "card"), 16, MUTED)
-        note_xy, note_anchor, note_room = (x + w - 10, y + h - 8), "rd", w - 20
+def _compact_showdown(picture: TablePicture) -> bool:
+    return any(s.shown is not None for s in picture.seats) and _seat_columns(picture) == 2
+
+
+def _notes(seat: SeatPicture) -> list[str]:
     notes = []
     if seat.is_turn:
         notes.append("to play")
@@ -354,26 +387,105 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
         notes.append("wins")
     if seat.is_away:
         notes.append("away")
-    if notes and note_anchor == "la":  # beside a shown hand: one note a line, under the count
-        for i, note in enumerate(notes):
-            canvas.text((note_xy[0], note_xy[1] + 18 * i), fit(note, 15, note_room), 15, GOLD if lit else MUTED,
-                        note_anchor)
-    elif notes:
-        canvas.text(note_xy, fit(" · ".join(notes), 15, note_room), 15, GOLD if lit else MUTED, note_anchor)
+    return notes
 
 
-def _spread_rows(spreads, width: int) -> list[list[tuple[SpreadPicture, int]]]:
-    """Spreads flowed into rows that fit `width`, each with its own drawn width."""
-    rows: list[list[tuple[SpreadPicture, int]]] = [[]]
+def _shown_label(seat: SeatPicture) -> str:
+    if seat.shown is None:
+        return ""
+    shown_count = seat.count if seat.count is not None else count(seat.shown)
+    return f"count {shown_count}" if seat.shown else "no cards"
+
+
+def _below_lines(seat: SeatPicture, width: int) -> list[str]:
+    """A compact showdown seat's count and notes, in as many lines as they need at `width`."""
+    lines: list[str] = []
+    for part in [_shown_label(seat), *_notes(seat)]:
+        if lines and text_width(f"{lines[-1]} · {part}", LABEL) <= width:
+            lines[-1] = f"{lines[-1]} · {part}"
+        else:
+            lines.append(part)
+    return lines
+
+
+def _seat_height(picture: TablePicture) -> int:
+    if any(s.shown is not None for s in picture.seats):
+        below = 0
+        if _compact_showdown(picture):
+            seat_w = (TABLE_WIDTH - 2 * MARGIN - GAP) // 2
+            below = 4 + LINE * max(len(_below_lines(s, seat_w - 16)) for s in picture.seats)
+        return 6 + NAME_LINE + card_size(SHOWN_CARD)[1] + below + 8
+    height = 6 + NAME_LINE + 4
+    if any(s.cards_in_hand is not None for s in picture.seats):
+        height += card_size(MINI_BACK)[1] + 6
+    if any(_notes(s) for s in picture.seats):
+        height += LINE
+    return height
+
+
+def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: int, compact: bool = False) -> None:
+    """One seat's box; `compact`: a showdown in two columns, the count and notes under the cards."""
+    lit = seat.is_turn or seat.is_winner
+    canvas.draw.rounded_rectangle([x, y, x + w, y + h], radius=8, fill=PANEL, outline=GOLD if lit else PANEL_EDGE,
+                                  width=3 if lit else 1)
+    right = x + w - 8
+    top = y + 6
+    if seat.total is not None:
+        colour = PLUS if seat.total > 0 else MINUS if seat.total < 0 else TEXT
+        right -= canvas.text((right, top), signed(seat.total), NAME, colour, "ra") + 10
+    shown_label = _shown_label(seat)
+    notes = _notes(seat)
+    step = 0
+    notes_beside = False  # a shown hand's notes beside its cards, when they leave room for them
+    if seat.shown is not None:
+        step = min(SHOWN_STEP, (w - 16 - SHOWN_CARD) // max(1, len(seat.shown) - 1))
+        fan_end = x + 8 + (SHOWN_CARD + step * (len(seat.shown) - 1) if seat.shown else 0)
+        notes_beside = bool(notes) and x + w - 8 - (fan_end + 10) >= 80
+        if not compact:
+            right_label = " · ".join([shown_label, *([] if notes_beside else notes)])
+            right -= canvas.text((right, top + 2), right_label, LABEL, GOLD if lit and notes else MUTED, "ra") + 10
+    name_x = x + 8
+    if seat.is_dealer:
+        canvas.draw.ellipse([name_x, top + 3, name_x + 22, top + 25], fill=TEXT)
+        canvas.text((name_x + 11, top + 14), "D", LABEL, PANEL, "mm")
+        name_x += 28
+    canvas.text((name_x, top), fit(seat.name, NAME, right - name_x), NAME, GOLD if lit else TEXT)
+    row = top + NAME_LINE
+    if seat.shown is not None:
+        end = canvas.fan(seat.shown, x + 8, row, SHOWN_CARD, step) if seat.shown else x + 8
+        if compact:
+            for i, line in enumerate(_below_lines(seat, w - 16)):
+                canvas.text((x + 8, row + card_size(SHOWN_CARD)[1] + 4 + i * LINE), fit(line, LABEL, w - 16), LABEL,
+                            GOLD if lit else MUTED)
+        elif notes_beside:
+            note_room = x + w - 8 - (end + 10)
+            canvas.text((end + 10, row + 4), fit(" · ".join(notes), LABEL, note_room), LABEL,
+                        GOLD if lit else MUTED)
+        return
+    if seat.cards_in_hand is not None:
+        shown = min(seat.cards_in_hand, 8)
+        end = canvas.fan([None] * shown, x + 8, row, MINI_BACK, 7)
+        canvas.text((end + 8, row), plural(seat.cards_in_hand, "card"), LABEL, MUTED)
+        row += card_size(MINI_BACK)[1] + 6
+    if notes:
+        canvas.text((x + 8, row), fit(" · ".join(notes), LABEL, w - 16), LABEL, GOLD if lit else MUTED)
+
+
+def _spread_width(spread: SpreadPicture) -> int:
+    return max(SPREAD_CARD + SPREAD_STEP * (len(spread.cards) - 1), 104)
+
+
+def _spread_rows(spreads, width: int) -> list[list[tuple[int, SpreadPicture, int]]]:
+    """Spreads (with their numbers) flowed into rows that fit `width`, each with its drawn width."""
+    rows: list[list[tuple[int, SpreadPicture, int]]] = [[]]
     used = 0
-    for spread in spreads:
-        w = SPREAD_CARD + SPREAD_STEP * (len(spread.cards) - 1)
-        w = max(w, 110)
+    for number, spread in enumerate(spreads, start=1):
+        w = min(_spread_width(spread), width)
         if rows[-1] and used + w > width:
             rows.append([])
             used = 0
-        rows[-1].append((spread, w))
-        used += w + 18
+        rows[-1].append((number, spread, w))
+        used += w + 14
     return rows if rows[0] else []
 
 
@@ -385,80 +497,96 @@ def render_table(picture: TablePicture) -> Picture:
 def _render_table_cached(picture: TablePicture) -> Picture:
     width = TABLE_WIDTH
     n = len(picture.seats)
-    columns = _seat_columns(max(n, 1))
+    columns = _seat_columns(picture)
+    compact = _compact_showdown(picture)
     seat_rows = -(-n // columns)
-    seat_h = (SEAT_SHOWN_HEIGHT if any(s.shown is not None for s in picture.seats) else
-              SEAT_HEIGHT if any(s.cards_in_hand is not None for s in picture.seats) else
-              SEAT_NAME_HEIGHT if any(s.note or s.is_away or s.is_turn for s in picture.seats) else SEAT_NAME_ONLY)
-    top = MARGIN + (30 if picture.title else 0)
-    seats_bottom = top + seat_rows * (seat_h + 10)
+    seat_h = _seat_height(picture)
+    top = MARGIN + (NAME_LINE + 2 if picture.title else 0)
+    seats_bottom = top + seat_rows * (seat_h + GAP)
     piles = picture.stock is not None
     _, pile_h = card_size(PILE_CARD)
-    spread_x = MARGIN + (2 * PILE_CARD + 34 + 24 if piles else 4)
+    spread_x = MARGIN + (2 * PILE_CARD + 14 + 18 if piles else 2)
     spread_w = width - spread_x - MARGIN
     rows = _spread_rows(picture.spreads, spread_w)
     _, spread_card_h = card_size(SPREAD_CARD)
-    wild_h = 20 if any(spread.wild for spread in picture.spreads) else 0
-    row_h = spread_card_h + 28 + wild_h
-    middle_h = max(pile_h + 40 if piles else 0, 28 + len(rows) * row_h if rows else 60)
-    height = seats_bottom + 8 + middle_h + MARGIN
+    wild_h = LINE if any(spread.wild for spread in picture.spreads) else 0
+    row_h = LINE + 2 + spread_card_h + wild_h + 8
+    middle_h = max(LINE + pile_h + LINE + 6 if piles else 0, len(rows) * row_h if rows else LINE + 8)
+    height = seats_bottom + middle_h + MARGIN
     canvas = _Canvas(width, height)
     if picture.title:
-        canvas.text((MARGIN + 4, MARGIN), fit(picture.title, 20, width - 2 * MARGIN), 20)
+        canvas.text((MARGIN + 2, MARGIN), fit(picture.title, NAME, width - 2 * MARGIN), NAME)
 
-    seat_w = (width - 2 * MARGIN - (columns - 1) * 10) // columns
+    seat_w = (width - 2 * MARGIN - (columns - 1) * GAP) // columns
     for i, seat in enumerate(picture.seats):
         r, c = divmod(i, columns)
-        _draw_seat(canvas, seat, MARGIN + c * (seat_w + 10), top + r * (seat_h + 10), seat_w, seat_h)
+        _draw_seat(canvas, seat, MARGIN + c * (seat_w + GAP), top + r * (seat_h + GAP), seat_w, seat_h,
+                   compact)
 
-    y = seats_bottom + 8
+    y = seats_bottom
     if piles:
-        _draw_piles(canvas, picture, MARGIN + 4, y, pile_h)
-        canvas.draw.line([(spread_x - 14, y + 4), (spread_x - 14, y + middle_h - 8)], fill=PANEL_EDGE, width=2)
-    # The spreads, each under its owner's name.
+        _draw_piles(canvas, picture, MARGIN, y, pile_h)
+        canvas.draw.line([(spread_x - 10, y + 4), (spread_x - 10, y + middle_h - 8)], fill=PANEL_EDGE, width=2)
+    # The spreads, each numbered as the controls name them ("on spread 2"), under its owner's name.
     if not rows:
-        canvas.text((spread_x, y + 30), "No spreads yet", 18, MUTED)
+        canvas.text((spread_x, y + 2), "No spreads yet", LABEL, MUTED)
     for r, row in enumerate(rows):
         sx = spread_x
         sy = y + r * row_h
-        for spread, w in row:
-            canvas.text((sx, sy), fit(spread.owner, 15, w), 15, MUTED)
-            canvas.fan(spread.cards, sx, sy + 22, SPREAD_CARD, SPREAD_STEP)
+        for number, spread, w in row:
+            badge = canvas.badge(sx, sy, number)
+            canvas.text((sx + badge + 6, sy), fit(spread.owner, LABEL, w - badge - 6), LABEL, MUTED)
+            step = min(SPREAD_STEP, (w - SPREAD_CARD) // max(1, len(spread.cards) - 1))
+            canvas.fan(spread.cards, sx, sy + LINE + 2, SPREAD_CARD, step)
             stands = dict(spread.wild)
             for i, card in enumerate(spread.cards):
                 if card in stands:  # under the wild card: what it stands for
-                    canvas.text((sx + i * SPREAD_STEP + 2, sy + 24 + spread_card_h), f"={stands[card].label}", 14)
-            sx += w + 18
-    return canvas.png()
+                    canvas.text((sx + i * step, sy + LINE + 4 + spread_card_h), f"={stands[card].label}", LABEL)
+            sx += w + 14
+    return canvas.png(describe_table(picture))
 
 
 def _draw_piles(canvas: _Canvas, picture: TablePicture, x: int, y: int, pile_h: int) -> None:
     """The stock (a small stack of backs) and the discard pile's top card."""
     assert picture.stock is not None
-    canvas.text((x + PILE_CARD / 2 + 3, y), "Stock", 16, MUTED, "ma")
+    canvas.text((x + PILE_CARD / 2 + 3, y), "Stock", LABEL, MUTED, "ma")
     layers = min(3, picture.stock)
     for i in range(layers):
-        canvas.card(None, x + 6 - 3 * i, y + 26 - 3 * i + 4, PILE_CARD)
+        canvas.card(None, x + 6 - 3 * i, y + LINE + 4 - 3 * i, PILE_CARD)
     if not layers:
-        canvas.draw.rounded_rectangle([x, y + 24, x + PILE_CARD, y + 24 + pile_h], radius=7, outline=PANEL_EDGE,
+        canvas.draw.rounded_rectangle([x, y + LINE, x + PILE_CARD, y + LINE + pile_h], radius=7, outline=PANEL_EDGE,
                                       width=2)
     stock = plural(picture.stock, "card") if picture.stock else "empty"
-    canvas.text((x + PILE_CARD / 2 + 3, y + 30 + pile_h), stock, 16, TEXT, "ma")
-    x += PILE_CARD + 34
-    canvas.text((x + PILE_CARD / 2, y), "Discard", 16, MUTED, "ma")
+    canvas.text((x + PILE_CARD / 2 + 3, y + LINE + 4 + pile_h), stock, LABEL, TEXT, "ma")
+    x += PILE_CARD + 14
+    canvas.text((x + PILE_CARD / 2, y), "Discard", LABEL, MUTED, "ma")
     if picture.discard_top is not None:
-        canvas.card(picture.discard_top, x, y + 24, PILE_CARD)
+        canvas.card(picture.discard_top, x, y + LINE, PILE_CARD)
     else:
-        canvas.draw.rounded_rectangle([x, y + 24, x + PILE_CARD, y + 24 + pile_h], radius=7, outline=PANEL_EDGE,
+        canvas.draw.rounded_rectangle([x, y + LINE, x + PILE_CARD, y + LINE + pile_h], radius=7, outline=PANEL_EDGE,
                                       width=2)
-        canvas.text((x + PILE_CARD / 2, y + 24 + pile_h / 2), "empty", 15, MUTED, "mm")
+        canvas.text((x + PILE_CARD / 2, y + LINE + pile_h / 2), "empty", LABEL, MUTED, "mm")
 
 
 # ---------------------------------------------------------------------------- a private hand
 
-HAND_CARD = 96
-HAND_MAX_WIDTH = 800
-RAISE = 16
+HAND_CARDS = (84, 76, 68, 60, 54)
+"""The hand's card widths, largest first: the largest whose fan still shows each card's index."""
+HAND_MAX_WIDTH = TABLE_WIDTH
+HAND_MIN_WIDTH = 320
+RAISE = 14
+
+
+def _hand_layout(n: int, room: int) -> tuple[int, int]:
+    """(card width, step from card to card) for `n` cards in `room` pixels."""
+    for card_w in HAND_CARDS:
+        if n <= 1 or n * card_w + (n - 1) * 8 <= room:
+            return card_w, card_w + 8
+        step = (room - card_w) // (n - 1)
+        if step >= INDEX_WIDTH * card_w + 4:
+            return card_w, step
+    card_w = HAND_CARDS[-1]
+    return card_w, max(1, (room - card_w) // (n - 1))
 
 
 def render_hand(picture: HandPicture) -> Picture:
@@ -467,58 +595,152 @@ def render_hand(picture: HandPicture) -> Picture:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def _render_hand_cached(picture: HandPicture) -> Picture:
-    card_w, card_h = card_size(HAND_CARD)
-    side = PILE_CARD + 60 if picture.discard_top is not None or picture.stock is not None else 0
+    side = PILE_CARD + 30 if picture.discard_top is not None or picture.stock is not None else 0
     n = len(picture.cards)
-    room = HAND_MAX_WIDTH - 2 * MARGIN - side - 8
-    gap = 10
-    if n > 1 and n * card_w + (n - 1) * gap > room:
-        step = (room - card_w) // (n - 1)
-    else:
-        step = card_w + gap
+    room = HAND_MAX_WIDTH - 2 * MARGIN - side - 4
+    card_w, step = _hand_layout(n, room)
+    card_h = card_size(card_w)[1]
     cards_w = card_w + step * (n - 1) if n else 200
-    width = MARGIN * 2 + 8 + cards_w + side
-    width = max(width, 360)
-    top = MARGIN + 30 + 20 + RAISE
-    height = top + card_h + 40
+    width = min(HAND_MAX_WIDTH, max(MARGIN * 2 + 4 + cards_w + side, HAND_MIN_WIDTH))
+    drawn_at = picture.cards.index(picture.drawn) if picture.drawn in picture.cards else None
+    top = MARGIN + NAME_LINE + (LINE + RAISE if drawn_at is not None else 6)
+    pile_bottom = top - RAISE + LINE + card_size(PILE_CARD)[1] + LINE + 4 if side else 0
+    height = max(top + card_h, pile_bottom) + MARGIN
     canvas = _Canvas(width, height)
     shown_count = picture.count if picture.count is not None else count(picture.cards)
     count_text = f"count {shown_count}"
-    canvas.text((width - MARGIN - 4, MARGIN), count_text, 20, TEXT, "ra")
+    count_w = canvas.text((width - MARGIN - 2, MARGIN), count_text, NAME, TEXT, "ra")
     if picture.title:
-        room = width - 2 * MARGIN - 24 - text_width(count_text, 20)
-        canvas.text((MARGIN + 4, MARGIN), fit(picture.title, 20, room), 20)
-    x0 = MARGIN + 8
+        room = width - 2 * MARGIN - 14 - count_w
+        canvas.text((MARGIN + 2, MARGIN), fit(picture.title, NAME, room), NAME)
+    x0 = MARGIN + 4
     if not n:
-        canvas.text((x0, top + card_h / 2), "No cards in hand", 20, MUTED, "lm")
-    drawn_at = picture.cards.index(picture.drawn) if picture.drawn in picture.cards else None
+        canvas.text((x0, top + card_h / 2), "No cards in hand", NAME, MUTED, "lm")
+    if drawn_at is not None:  # the drawn card's gold edge, under every card (it covers no card's index)
+        x, y = x0 + drawn_at * step, top - RAISE
+        canvas.draw.rounded_rectangle([x - 3, y - 3, x + card_w + 2, y + card_h + 2], radius=10, fill=GOLD)
+        canvas.text((x + min(step, card_w) / 2, y - 4), "drawn", LABEL, GOLD, "md")
     for i, card in enumerate(picture.cards):
         x = x0 + i * step
         y = top - RAISE if i == drawn_at else top
-        if i == drawn_at:
-            canvas.draw.rounded_rectangle([x - 4, y - 4, x + card_w + 3, y + card_h + 3], radius=12, fill=GOLD)
-            canvas.text((x + card_w / 2, y - 8), "drawn", 16, GOLD, "md")
         visible = None if i == n - 1 or step >= card_w else step
-        canvas.card(card, x, y, HAND_CARD, visible)
-        label_x = x + (min(step, card_w) / 2 if step < card_w else card_w / 2)
-        canvas.text((label_x, top + card_h + 8), str(i + 1), 16, MUTED, "ma")
+        canvas.card(card, x, y, card_w, visible)
     if side:
-        sx = width - MARGIN - side + 30
-        canvas.draw.line([(sx - 14, top - RAISE), (sx - 14, top + card_h)], fill=PANEL_EDGE, width=2)
+        sx = width - MARGIN - PILE_CARD - 4
+        canvas.draw.line([(sx - 12, top - RAISE), (sx - 12, height - MARGIN)], fill=PANEL_EDGE, width=2)
         pile_h = card_size(PILE_CARD)[1]
         if picture.discard_top is not None:
-            canvas.text((sx + PILE_CARD / 2, top - RAISE), "Discard", 16, MUTED, "ma")
-            canvas.card(picture.discard_top, sx, top - RAISE + 22, PILE_CARD)
+            canvas.text((sx + PILE_CARD / 2, top - RAISE), "Discard", LABEL, MUTED, "ma")
+            canvas.card(picture.discard_top, sx, top - RAISE + LINE, PILE_CARD)
         if picture.stock is not None:
-            stock = f"stock {picture.stock}" if picture.stock else "stock empty"
-            canvas.text((sx + PILE_CARD / 2, top - RAISE + 30 + pile_h), stock, 16, MUTED, "ma")
-    return canvas.png()
+            stock = f"stock {picture.stock}" if picture.stock else "no stock"
+            canvas.text((sx + PILE_CARD / 2, top - RAISE + LINE + pile_h + 4), stock, LABEL, MUTED, "ma")
+    return canvas.png(describe_hand(picture))
+
+
+# ---------------------------------------------------------------------------- in words (alt text)
+
+ALT_LIMIT = 1024
+"""Discord's limit on an attachment's description (MessageAttachmentRequest.description)."""
+RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
+
+
+def card_words(card: Card) -> str:
+    """A card as a screen reader should say it: "10 of hearts", "queen of spades", "joker 2"."""
+    if card.is_joker:
+        return f"joker {card.joker}"
+    rank = int(card.rank)  # type: ignore[arg-type]
+    return f"{RANK_WORDS.get(rank, str(rank))} of {SUIT_WORDS[card.suit]}"  # type: ignore[index]
+
+
+def cards_words(cards, wild=()) -> str:
+    stands = dict(wild)
+    return ", ".join(card_words(c) + (f" as {card_words(stands[c])}" if c in stands else "") for c in cards)
+
+
+_CARD_IN_TEXT = re.compile(r"\b(10|[2-9AJQK])([♠♥♦♣])\ufe0e?")
+
+
+def spoken(text: str) -> str:
+    """Text as a screen reader should meet it: a card written with its suit symbol ("10♥", which
+    readers say as "10 black heart suit") in words, the middle dots as commas."""
+    def card(match) -> str:
+        rank, suit = match.group(1), SUIT_OF_SYMBOL[match.group(2)]
+        return f"{RANK_NAMES.get(rank, rank)} of {SUIT_WORDS[suit]}"
+
+    text = _CARD_IN_TEXT.sub(card, text)
+    text = re.sub(r" ?([♠♥♦♣])\ufe0e?", lambda m: f" {SUIT_WORDS[SUIT_OF_SYMBOL[m.group(1)]]}", text)
+    return text.replace(" · ", ", ").strip()
+
+
+def _within(parts: list[str], limit: int = ALT_LIMIT) -> str:
+    """Sentences joined, cut at a word with an ellipsis if they pass Discord's limit."""
+    text = " ".join(p for p in parts if p)
+    if len(text) <= limit:
+        return text
+    return text[:limit - 1].rsplit(" ", 1)[0] + "…"
+
+
+def describe_table(picture: TablePicture) -> str:
+    """The table picture in words: each seat (total, dealer, notes, a shown hand by card names),
+    the numbered spreads with their owners and cards, the piles."""
+    seats = []
+    for seat in picture.seats:
+        bits = [seat.name]
+        if seat.total is not None:
+            bits.append(f"total {signed(seat.total)}")
+        if seat.is_dealer:
+            bits.append("dealer")
+        if seat.cards_in_hand is not None and seat.shown is None:
+            bits.append(plural(seat.cards_in_hand, "card"))
+        if seat.shown is not None:
+            shown_count = seat.count if seat.count is not None else count(seat.shown)
+            bits.append(f"shows {cards_words(seat.shown)}, count {shown_count}" if seat.shown else "no cards")
+        bits += _notes(seat)
+        seats.append(", ".join(bits))
+    kind = "Showdown" if any(s.shown is not None for s in picture.seats) else "Table"
+    parts = [f"{kind} picture{': ' + spoken(picture.title) if picture.title else ''}.",
+             "Seats: " + "; ".join(seats) + "."]
+    if picture.spreads:
+        parts.append("Spreads: " + "; ".join(
+            f"spread {i} of {s.owner}: {cards_words(s.cards, s.wild)}" for i, s in enumerate(picture.spreads, 1)) + ".")
+    else:
+        parts.append("No spreads yet.")
+    if picture.stock is not None:
+        parts.append(f"Discard: {card_words(picture.discard_top) if picture.discard_top else 'empty'}. "
+                     f"Stock: {plural(picture.stock, 'card') if picture.stock else 'empty'}.")
+    return _within(parts)
+
+
+def describe_hand(picture: HandPicture) -> str:
+    """A private hand in words: its cards by name, in the picture's order, the one just drawn, the count."""
+    shown_count = picture.count if picture.count is not None else count(picture.cards)
+    title = spoken(picture.title)
+    parts = [title + "." if title.lower().startswith("your hand") else f"Your hand{': ' + title if title else ''}.",
+             (f"{plural(len(picture.cards), 'card')}: {cards_words(picture.cards)}." if picture.cards
+              else "No cards in hand."),
+             f"Count {shown_count}."]
+    if picture.drawn is not None and picture.drawn in picture.cards:
+        parts.append(f"Just drawn: {card_words(picture.drawn)}.")
+    if picture.discard_top is not None:
+        parts.append(f"Discard: {card_words(picture.discard_top)}.")
+    if picture.stock is not None:
+        parts.append(f"Stock: {plural(picture.stock, 'card') if picture.stock else 'empty'}.")
+    return _within(parts)
 
 
 def clear_cache() -> None:
     """Forget every cached picture (the benchmark measures cold renders with it)."""
     _render_table_cached.cache_clear()
     _render_hand_cached.cache_clear()
+
+
+def clear_text() -> None:
+    """Forget every text drawn (after the font chain changed: tests that remove a font)."""
+    clear_cache()
+    _text_stamp.cache_clear()
 
 
 # ---------------------------------------------------------------------------- from the engine
@@ -570,9 +792,11 @@ def hand_picture_from_view(view: SeatView, *, drawn: Card | None = None, order=N
 
 
 def warm() -> None:
-    """Draw every card at every size the pictures use, and fit the palette (about half a
-    second, once): call it at start-up so no player waits for it."""
-    for size in (HAND_CARD, PILE_CARD, SPREAD_CARD, SHOWN_CARD):
+    """Load the fonts (logging which are missing), draw every card at every size the pictures
+    use, and fit the palette (about a second, once): call it at start-up so no player waits for it."""
+    for line in fonts.report():
+        (log.warning if "missing" in line or "no raqm" in line else log.info)(line)
+    for size in (*HAND_CARDS, PILE_CARD, SPREAD_CARD, SHOWN_CARD):
         for card in EVERY_CARD:
             card_image(card, size)
     for size in (PILE_CARD, MINI_BACK):
@@ -587,3 +811,6 @@ def warm() -> None:
     _render_table_cached.__wrapped__(TablePicture(showdown, spreads, stock=None, title="Hand 1"))
     _render_table_cached.__wrapped__(TablePicture(in_play, spreads, cards[3], 20, "Hand 1"))
     _render_hand_cached.__wrapped__(HandPicture(cards, cards[2], cards[4], count(cards), 20))
+    for font in fonts.chain():  # every font's face at the sizes text is drawn in
+        for size in (LABEL, NAME):
+            fonts.face(font, size)

@@ -16,14 +16,15 @@ from typing import Any
 import discord
 
 from bot.commands import play_value
-from bot.table import (SIDE_BET_NAMES, SLAP_DISCARD, OutcomeKind, PublicSideBet, PublicTable, Scoring, SeatKind,
-                       Status, side_bets_words)
+from bot.sidebets import SIDE_BET_NAMES, PublicSideBet, side_bets_words
+from bot.table import SLAP_DISCARD, OutcomeKind, PublicTable, Scoring, SeatKind, Status
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
-from engine.help import OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural
+from engine.help import (OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural,
+                         points, rules_label)
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
-from cogs.components import RulesHereButton, Verb, button, menu, view_of
+from cogs.components import AskButton, RulesHereButton, Verb, button, menu, view_of
 
 COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAY = discord.Colour.green()
@@ -55,7 +56,7 @@ def signed(n: int) -> str:
 
 def _footer(table: PublicTable) -> str:
     scoring = "push-ups" if table.scoring is Scoring.PUSHUPS else f"stake {table.stake}"
-    return f"table {table.id} · {table.rules.closest_preset()} · {scoring}"
+    return f"table {table.id} · {rules_label(table.rules)} · {scoring}"
 
 
 def table_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
@@ -82,7 +83,7 @@ def attach(message: dict[str, Any], name: str, picture: pictures.Picture | None)
     if picture is None:
         message["attachments"] = []
         return message
-    message["attachments"] = [discord.File(io.BytesIO(picture.png), filename=name)]
+    message["attachments"] = [discord.File(io.BytesIO(picture.png), filename=name, description=picture.alt or None)]
     message["embed"].set_image(url=f"attachment://{name}")
     return message
 
@@ -169,7 +170,7 @@ def lobby_message(table: PublicTable) -> dict[str, Any]:
         button(t, Verb.LEAVE, "Leave", row=0),
         button(t, Verb.START, "Start", style=discord.ButtonStyle.success, row=0),
         button(t, Verb.CANCEL, "Cancel", style=discord.ButtonStyle.danger, row=0),
-        *side_bets_button(table),
+        *side_bets_button(table, row=0),
         menu(t, Verb.CPU, "Add a computer player…", [
             discord.SelectOption(label="Easy computer player", value="easy"),
             discord.SelectOption(label="Normal computer player", value="normal"),
@@ -243,7 +244,8 @@ def closed_message(table: PublicTable) -> dict[str, Any]:
     if table.side_bets is not None and table.side_bets.hand and table.outcome is not None:
         embed.add_field(name="Side bets", value=_fit_lines(side_bet_lines(table)), inline=False)
     embed.set_footer(text=f"table {table.id}")
-    again = [button(table.id, Verb.AGAIN, "Play again", style=discord.ButtonStyle.success)] if table.seats else []
+    again = ([button(table.id, Verb.AGAIN, "Play again", style=discord.ButtonStyle.success)]
+             if table.seats and table.replayable else [])
     return {"content": None, "embed": embed, "view": view_of(*again) if again else None}
 
 
@@ -290,11 +292,11 @@ def spread_text(spread) -> str:
     return " ".join(wild_text(c, named.get(c)) for c in spread.cards) if spread.cards else "—"
 
 
-def _score_text(table: PublicTable, total: int, pushups: int, *, unit: str) -> str:
-    """`+2 points`, `-1 point`, `1 push-up` (`unit` is singular)."""
+def _score_text(table: PublicTable, total: int, pushups: int) -> str:
+    """`+2 points`, `-1 point`, `1 push-up`: the ledger's one word for each scoring mode."""
     if table.scoring is Scoring.PUSHUPS:
         return plural(pushups, "push-up")
-    return f"{signed(total)} {unit if abs(total) == 1 else unit + 's'}"
+    return points(total, sign=True)
 
 
 def play_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
@@ -318,7 +320,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
             bits.append(f"{plural(seat.votes, 'ask')} to hand to a computer")
         if seat.kind is SeatKind.COMPUTER:
             bits.append("computer")
-        bits.append(_score_text(table, seat.total, seat.pushups, unit="pt"))
+        bits.append(_score_text(table, seat.total, seat.pushups))
         lines.append(f"{marker}**{seat.name}** · {' · '.join(bits)}")
     over = table.status is Status.BETWEEN_HANDS
     if out is not None:
@@ -344,7 +346,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     embed.add_field(name="Seats", value="\n".join(lines)[:1024], inline=False)
     if out is not None:
         for i, seat in enumerate(table.seats):
-            money = _score_text(table, out.payments[i], out.pushups[i], unit="point")
+            money = _score_text(table, out.payments[i], out.pushups[i])
             embed.add_field(name=f"{seat.name}: count {out.counts[i]}",
                             value=f"{cards_text(sorted_hand(seat.showdown or ()))}\n{money}"[:1024], inline=True)
     if dealt:
@@ -379,6 +381,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
                            lambda s: s.kind is SeatKind.HUMAN and not s.away and not s.leaving)
     if table.anyone_away:
         items.append(button(t, Verb.BACK, "I'm back", row=0))
+    items.append(button(t, Verb.TABLE_RULES, "Rules", row=1))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
     wanted = channel_picture(table) if picture else None
     if wanted is not None and wanted == shown:
@@ -390,7 +393,7 @@ def seat_menu(table: PublicTable, verb: Verb, placeholder: str, which) -> list:
     """A menu of the seats `which` picks (by seat number), or nothing when it has none."""
     options = [discord.SelectOption(label=f"{i + 1}. {seat.name}"[:100], value=str(i))
                for i, seat in enumerate(table.seats) if which(seat)]
-    return [menu(table.id, verb, placeholder, options, row=1)] if options else []
+    return [menu(table.id, verb, placeholder, options, row=2)] if options else []
 
 
 def leave_question(table_id: int) -> dict[str, Any]:
@@ -417,11 +420,11 @@ def command_done(table, verb: Verb, value: str | None) -> str:
     return f"Asked: {seat.votes_text(table.votes_needed(index))}."
 
 
-def side_bets_button(table: PublicTable) -> list:
+def side_bets_button(table: PublicTable, row: int = 1) -> list:
     """Each player's in/out toggle for the side bets, while the host has them on."""
     if table.side_bets is None or not table.side_bets.kinds:
         return []
-    return [button(table.id, Verb.SIDE, "Side bets: in/out", row=0)]
+    return [button(table.id, Verb.SIDE, "Side bets: in/out", row=row)]
 
 
 def add_session_fields(embed: discord.Embed, table: PublicTable) -> None:
@@ -688,7 +691,8 @@ def _natural_group(action: Spread) -> tuple[str, str]:
 def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord.ui.Item[Any]]:
     """One menu per kind of play (verb, placeholder, actions, label, group, row). A menu holds 25
     options: more plays than that become two steps, a menu of groups (`Verb.FOCUS`, its value
-    `verb:group`) whose pick shows the hand again with that group's plays in the menu."""
+    `verb:group`) whose pick shows the hand again with that group's plays in the menu. A group of
+    more than 25 plays (a pair of naturals with several wild cards) is offered in parts."""
     items: list[discord.ui.Item[Any]] = []
     for verb, placeholder, actions, label, group_of, row in choices:
         actions = list(dict.fromkeys(actions))  # one option per play: Discord refuses repeated values
@@ -696,14 +700,14 @@ def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord
             continue
         prefix = f"{verb}:"
         if len(actions) > MENU_OPTIONS:
+            groups = _choice_groups(actions, group_of)
             chosen = focus[len(prefix):] if focus and focus.startswith(prefix) else None
-            inside = [a for a in actions if group_of(a)[0] == chosen]
+            inside = next((members for key, _, members in groups if key == chosen), [])
             if not inside:
-                groups = dict(group_of(a) for a in actions)
                 items.append(menu(t, Verb.FOCUS, f"{placeholder} (choose the cards first)", [
                     discord.SelectOption(label=words[:100], value=f"{prefix}{key}"[:100])
-                    for key, words in list(groups.items())[:MENU_OPTIONS]
-                ], version=moves, row=row))
+                    for key, words, _ in groups[:MENU_OPTIONS]
+                ], version=moves, row=row, tag=str(verb)))  # two such menus may show at once
                 continue
             actions = inside
         items.append(menu(t, verb, placeholder, [
@@ -712,12 +716,52 @@ def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord
     return items
 
 
+def _choice_groups(actions, group_of) -> list[tuple[str, str, list]]:
+    """(key, words, plays) of each group of a two-step choice, in the plays' order; a group of
+    more plays than a menu holds split into parts (`key~2`: "... (2 of 3)")."""
+    groups: dict[str, tuple[str, list]] = {}
+    for action in actions:
+        key, words = group_of(action)
+        groups.setdefault(key, (words, []))[1].append(action)
+    out = []
+    for key, (words, members) in groups.items():
+        if len(members) <= MENU_OPTIONS:
+            out.append((key, words, members))
+            continue
+        parts = -(-len(members) // MENU_OPTIONS)
+        for part in range(parts):
+            out.append((f"{key}~{part + 1}", f"{words} ({part + 1} of {parts})",
+                        members[part * MENU_OPTIONS:(part + 1) * MENU_OPTIONS]))
+    return out
+
+
 def hand_between(table_id: int, hand_number: int) -> dict[str, Any]:
     """A private hand while the seats change between hands: the next deal shows here."""
     embed = discord.Embed(title="Your hand", colour=COLOUR_OVER,
                           description=f"Hand {hand_number} is over and the seats changed. The next deal shows here.")
     embed.set_footer(text=f"table {table_id} · only you can see this")
     return {"embed": embed, "view": None, "attachments": []}
+
+
+def hand_retired(table_id: int) -> dict[str, Any]:
+    """A private hand whose token is about to expire: it no longer follows the game, and says so
+    (rather than go on showing a state that is no longer true), with one button back to the live
+    hand. The button is a new click, whose reply follows the game again."""
+    embed = discord.Embed(title="Your hand", colour=COLOUR_CLOSED, description=(
+        "This message no longer follows the game: Discord lets the bot update it for 15 minutes "
+        "after your last click on it. Press **Show my hand** (or My hand on the table) for your live hand."))
+    embed.set_footer(text=f"table {table_id} · only you can see this")
+    return {"embed": embed, "view": view_of(button(table_id, Verb.REFRESH, "Show my hand",
+                                                   style=discord.ButtonStyle.primary)), "attachments": []}
+
+
+def stale_hands_note(user_ids: list[int], hand_number: int) -> str:
+    """The channel's short note to people whose private hand stopped following the game."""
+    who = ", ".join(f"<@{u}>" for u in user_ids)
+    one = len(user_ids) == 1
+    return (f"{who}: your hand message{'' if one else 's'} stopped following the game (the bot can update "
+            f"{'it' if one else 'them'} for 15 minutes after your last click). Hand {hand_number} is on: "
+            f"My hand shows your cards.")
 
 
 def hand_closed(table_id: int, *, left: bool) -> dict[str, Any]:
@@ -756,35 +800,42 @@ def rules_embed(rules: Rules, title: str) -> discord.Embed:
     return embed
 
 
-def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | None = None) -> dict[str, Any]:
-    """`/tonk help`: the lesson (engine/help.py's sections, one field each) and the button to
-    the rules of the table in this channel."""
+def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | None = None,
+                 bot: discord.Embed | None = None) -> dict[str, Any]:
+    """`/tonk help`: the lesson (engine/help.py's sections, one field each), then `bot` (the
+    buttons and commands, cogs/bot_help.py), and the button to the rules of the table here."""
     embed = discord.Embed(title="Tonk in two minutes", colour=COLOUR_LOBBY,
                           description=f"{where}. Cards: {card_values(rules or Rules())}; low count is good.")
     for heading, body in sections[:25]:
         embed.add_field(name=heading[:256], value=body[:1024], inline=False)
     embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")
+    if bot is not None:
+        return {"embeds": [embed, bot], "view": view_of(RulesHereButton())}
     return {"embed": embed, "view": view_of(RulesHereButton())}
 
 
 def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str) -> discord.Embed:
     pushups = mode == "pushups"
-    title = f"Tonk ledger · {guild_name} · season {season} · {'push-ups' if pushups else 'stakes'}"
+    title = f"Tonk ledger · {guild_name} · season {season} · {'push-ups' if pushups else 'points'}"
     if not rows:
         return discord.Embed(title=title, description="No hands played yet this season.", colour=COLOUR_LOBBY)
     lines = []
     for row in rows:
-        score = f"{row.pushups} push-ups" if pushups else signed(row.balance)
+        score = plural(row.pushups, "push-up") if pushups else points(row.balance, sign=True)
         lines.append(f"**{row.rank}.** {row.display_name}: {score} · {plural(row.hands, 'hand')}, "
                      f"{plural(row.wins, 'win')}")
     embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
     if mine is not None and all(r.account != mine.account for r in rows):
-        score = f"{mine.pushups} push-ups" if pushups else signed(mine.balance)
+        score = plural(mine.pushups, "push-up") if pushups else points(mine.balance, sign=True)
         embed.add_field(name="Your place", value=f"**{mine.rank}.** {mine.display_name}: {score}", inline=False)
     elif mine is None:
         embed.add_field(name="Your place", value="You have not played this season.", inline=False)
-    embed.set_footer(text="Low is good in push-ups." if pushups else "Stakes always sum to zero.")
+    embed.set_footer(text=("Low is good in push-ups." if pushups else "Points always sum to zero.") + LEDGER_VS_TOP)
     return embed
+
+
+LEDGER_VS_TOP = (" The ledger is this season's standings in the server's scoring mode, with hands and wins; "
+                 "/tonk top ranks the same points (category net) or any other figure, in any season.")
 
 
 def history_embed(hands) -> discord.Embed:
@@ -794,8 +845,16 @@ def history_embed(hands) -> discord.Embed:
         kind = OUTCOME_WORDS.get(h.outcome, h.outcome)  # type: ignore[call-overload]  # StrEnum keys
         lines.append(f"`{h.hand_id}` {discord.utils.format_dt(h.finished_at, 'R')} · {kind} · {who}")
     embed = discord.Embed(title="Recent hands", description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
-    embed.set_footer(text="/tonk history hand:<id> downloads a hand's record.")
+    embed.set_footer(text="Each player's points from the hand. /tonk history hand:<id> downloads a hand's record.")
     return embed
+
+
+def close_question(table_id: int, hand_number: int, question: str) -> dict[str, Any]:
+    """The ephemeral "are you sure" of closing a table that others are playing or waiting at."""
+    return {"content": f"**Close table {table_id}?** {question}",
+            "view": view_of(button(table_id, Verb.CLOSE, "Close the table", style=discord.ButtonStyle.danger,
+                                   version=hand_number),
+                            AskButton("keep", "Keep it open"))}
 
 
 def settings_embed(settings, notes: list[str]) -> discord.Embed:
@@ -803,7 +862,7 @@ def settings_embed(settings, notes: list[str]) -> discord.Embed:
     where = ", ".join(f"<#{c}>" for c in settings.table_channel_ids or []) or "every channel"
     embed = discord.Embed(title="Tonk settings for this server", colour=COLOUR_LOBBY,
                           description="\n".join(notes) or None)
-    embed.add_field(name="House rules", value=rules.closest_preset(), inline=True)
+    embed.add_field(name="House rules", value=rules_label(rules)[:1024], inline=True)
     embed.add_field(name="Stake", value=str(settings.stake), inline=True)
     embed.add_field(name="Scoring", value=settings.scoring_mode, inline=True)
     embed.add_field(name="Turn timer", value=f"{settings.turn_timer_seconds} s", inline=True)

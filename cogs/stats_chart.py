@@ -5,9 +5,9 @@ with the server's name, axis labels and ticks, grid, zero line, a legend, one
 line per season or opponent) it draws a chart in a few milliseconds where
 matplotlib's Agg backend needed hundreds on this machine (scripts/bench_stats.py
 measures both; docs/BENCHMARKS.md has the figures). Lines are drawn at twice
-the size and scaled down, which smooths them as anti-aliasing would. The font
-is the one Pillow ships (``ImageFont.load_default(size=...)``), so nothing
-depends on the fonts of the host.
+the size and scaled down, which smooths them as anti-aliasing would. Text goes
+through cogs/fonts.py's chain of fonts, so a player's or a server's name in any
+script (or with an emoji) is drawn as written.
 
 The look lives here; the lines come from ``bot.stats``.
 """
@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import io
 import math
-from functools import cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
 from bot.stats import ChartData
+from cogs import fonts
 
-WIDTH, HEIGHT = 800, 450
-"""Discord shows an 800 x 450 picture whole in an embed."""
+WIDTH, HEIGHT = 400, 300
+"""Small enough that a phone, which shows a picture about 320 px wide, scales it by four fifths
+only: every text (18 px and more, capitals 13 px) stays over 10 px tall there."""
 SCALE = 2
 """Drawn at twice the size, then scaled down: smooth lines."""
 BACKGROUND = (43, 45, 49)
@@ -32,13 +33,22 @@ FOREGROUND = (219, 222, 225)
 GRID = (78, 80, 88)
 COLOURS = ((87, 242, 135), (88, 101, 242), (254, 231, 92), (235, 69, 158), (237, 66, 69), (59, 165, 93),
            (250, 166, 26), (155, 132, 238))
-LEFT, RIGHT, TOP, BOTTOM = 78, 20, 52, 58
+SMALL, NORMAL, LARGE = 18, 18, 20
+"""Font sizes (final pixels): tick labels, legend and axis labels, the title."""
+LEFT, RIGHT, TOP, BOTTOM = 72, 18, 40, 60
 """The plot's margins, in final pixels."""
 
 
-@cache
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size * SCALE)
+def _text(image: Image.Image, xy, text: str, size: int, fill, anchor: str = "la") -> int:
+    """Draw `text` (every script, through the font chain) placed as Pillow places text for
+    `anchor` (left/middle/right; top/middle/baseline); returns its width."""
+    width = fonts.text_length(text, size)
+    m = fonts.metrics(size)
+    x = xy[0] - {"l": 0, "m": width / 2, "r": width}[anchor[0]]
+    baseline = xy[1] + {"a": m.ascent, "t": m.ascent, "m": (m.ascent - m.descent) / 2, "s": 0,
+                        "d": -m.descent}[anchor[1]]
+    fonts.draw(image, round(x), round(baseline), text, size, fill)
+    return width
 
 
 def nice_ticks(low: float, high: float, *, count: int = 5, integer: bool = False) -> list[float]:
@@ -67,7 +77,7 @@ def balance_png(chart: ChartData, *, server: str) -> bytes:
 
     xs = [x for line in chart.lines for x in line.hands] or [1]
     ys = [y for line in chart.lines for y in line.values] + [0.0]
-    x_ticks = nice_ticks(min(xs), max(xs), count=8, integer=True)
+    x_ticks = nice_ticks(min(xs), max(xs), count=5, integer=True)
     y_ticks = nice_ticks(min(ys), max(ys), count=5)
     x_low, x_high = x_ticks[0], max(x_ticks[-1], x_ticks[0] + 1)
     y_low, y_high = y_ticks[0], max(y_ticks[-1], y_ticks[0] + 1)
@@ -76,15 +86,15 @@ def balance_png(chart: ChartData, *, server: str) -> bytes:
         return (left + (x - x_low) / (x_high - x_low) * (right - left),
                 bottom - (y - y_low) / (y_high - y_low) * (bottom - top))
 
-    small, normal, large = _font(12), _font(13), _font(16)
+    small, normal, large = SMALL * s, NORMAL * s, LARGE * s
     for value in y_ticks:
         _, y = point(x_low, value)
         draw.line([(left, y), (right, y)], fill=GRID, width=s if value else 2 * s)
-        draw.text((left - 8 * s, y), _label(value), fill=FOREGROUND, font=small, anchor="rm")
+        _text(image, (left - 6 * s, y), _label(value), small, FOREGROUND, "rm")
     for value in x_ticks:
         x, _ = point(value, y_low)
         draw.line([(x, bottom), (x, bottom + 5 * s)], fill=GRID, width=s)
-        draw.text((x, bottom + 8 * s), _label(value), fill=FOREGROUND, font=small, anchor="mt")
+        _text(image, (x, bottom + 6 * s), _label(value), small, FOREGROUND, "mt")
     draw.rectangle([left, top, right, bottom], outline=GRID, width=s)
 
     for index, line in enumerate(chart.lines):
@@ -95,25 +105,45 @@ def balance_png(chart: ChartData, *, server: str) -> bytes:
         for x, y in points if len(points) == 1 else ():
             draw.ellipse([x - 4 * s, y - 4 * s, x + 4 * s, y + 4 * s], fill=colour)
     # the legend, top left inside the plot, on a box of its own
+    room = (right - left) * 2 // 3 - 30 * s  # a legend label's room: two thirds of the plot at most
+    labels = [fonts.shorten(line.label, normal, room) for line in chart.lines]
     if chart.lines:
-        widest = max(draw.textlength(line.label, font=normal) for line in chart.lines)
-        draw.rectangle([left + 4 * s, top + 4 * s, left + 36 * s + widest, top + (12 + 20 * len(chart.lines)) * s],
+        widest = max(fonts.text_length(label, normal) for label in labels)
+        draw.rectangle([left + 4 * s, top + 4 * s, left + 36 * s + widest, top + (10 + 24 * len(labels)) * s],
                        fill=BACKGROUND, outline=GRID, width=s)
-    for index, line in enumerate(chart.lines):
+    for index, label in enumerate(labels):
         colour = COLOURS[index % len(COLOURS)]
-        key_y = top + (10 + 20 * index) * s
+        key_y = top + (11 + 24 * index) * s
         draw.rectangle([left + 10 * s, key_y, left + 24 * s, key_y + 12 * s], fill=colour)
-        draw.text((left + 30 * s, key_y + 6 * s), line.label, fill=FOREGROUND, font=normal, anchor="lm")
+        _text(image, (left + 30 * s, key_y + 6 * s), label, normal, FOREGROUND, "lm")
 
-    draw.text((left, 18 * s), f"{chart.title} · {server}", fill=FOREGROUND, font=large, anchor="ls")
-    draw.text(((left + right) / 2, (HEIGHT - 14) * s), chart.x_label, fill=FOREGROUND, font=normal, anchor="ms")
+    title = fonts.shorten(f"{chart.title} · {server}", large, (WIDTH - 16) * s)
+    _text(image, (8 * s, 28 * s), title, large, FOREGROUND, "ls")
+    _text(image, ((left + right) / 2, (HEIGHT - 8) * s), chart.x_label, normal, FOREGROUND, "ms")
     # the y label, turned a quarter
-    width = int(draw.textlength(chart.y_label, font=normal)) + 4 * s
-    label = Image.new("RGB", (width, 20 * s), BACKGROUND)
-    ImageDraw.Draw(label).text((width / 2, 10 * s), chart.y_label, fill=FOREGROUND, font=normal, anchor="mm")
+    width = fonts.text_length(chart.y_label, normal) + 4 * s
+    label = Image.new("RGB", (width, 26 * s), BACKGROUND)
+    _text(label, (width / 2, 13 * s), chart.y_label, normal, FOREGROUND, "mm")
     label = label.rotate(90, expand=True)
-    image.paste(label, (6 * s, int((top + bottom) / 2 - label.height / 2)))
+    image.paste(label, (2 * s, int((top + bottom) / 2 - label.height / 2)))
 
     out = io.BytesIO()
     image.reduce(SCALE).save(out, format="PNG", compress_level=3)
     return out.getvalue()
+
+
+def describe(chart: ChartData, *, server: str) -> str:
+    """The chart in words, for the attachment's description (screen readers): each line's
+    label, span of hands, where it ends and its lowest and highest points. At most 1024
+    characters (Discord's limit)."""
+    parts = [f"Chart: {chart.title} · {server}. {chart.y_label} by {chart.x_label.lower()}."]
+    if not chart.lines:
+        parts.append("No hands yet.")
+    for line in chart.lines:
+        if not line.values:
+            parts.append(f"{line.label}: no hands.")
+            continue
+        parts.append(f"{line.label}: hands {line.hands[0]} to {line.hands[-1]}, ends at {_label(line.values[-1])}, "
+                     f"lowest {_label(min(line.values))}, highest {_label(max(line.values))}.")
+    text = " ".join(parts)
+    return text if len(text) <= 1024 else text[:1023].rsplit(" ", 1)[0] + "…"

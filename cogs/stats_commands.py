@@ -1,4 +1,4 @@
-"""What `/tonk stats player`, `/tonk stats server`, `/tonk top` and `/tonk season` do.
+"""What `/tonk stats player`, `/tonk stats server`, `/tonk top` and `/tonk-admin season` do.
 
 The cog declares the commands (cogs/tonk.py) and calls these functions, which
 ask ``bot.stats`` for the figures and answer with the embeds of
@@ -16,8 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.errors import UserError
-from bot.stats import CHART_BY, StatsService, account_of_user
-from bot.store import PlayerRef
+from bot.stats import CHART_BY, StatsService, account_of_user, computer_account
 
 from cogs import stats_chart, stats_render
 
@@ -37,22 +36,12 @@ def _guild_id(interaction: discord.Interaction) -> int:
     return interaction.guild_id
 
 
-def _computer_account(text: str) -> tuple[str, str]:
-    """(account, name) of a computer player picked from the list or typed by name."""
-    text = text.strip()
-    try:
-        ref = PlayerRef(text, text.removeprefix("cpu:")) if text.startswith("cpu:") else PlayerRef.computer(text)
-    except ValueError:
-        raise UserError(f"{text!r} is not a computer player's name.") from None
-    return ref.account, ref.display_name
-
-
 async def player(stats: StatsService, interaction: discord.Interaction, *, player: discord.Member | None,
                  computer: str | None, season: int | None, chart: str) -> None:
     if player is not None and computer is not None:
         raise UserError("Pick a member or a computer player, not both.")
     if computer is not None:
-        account, name = _computer_account(computer)
+        account, name = computer_account(computer)
     else:
         member = player or interaction.user
         account, name = account_of_user(member.id), member.display_name
@@ -65,7 +54,8 @@ async def player(stats: StatsService, interaction: discord.Interaction, *, playe
     png = await asyncio.to_thread(stats_chart.balance_png, data, server=server)
     await interaction.response.send_message(
         embed=stats_render.player_embed(report, server=server, chart=True),
-        file=discord.File(io.BytesIO(png), filename=stats_render.CHART_FILENAME),
+        file=discord.File(io.BytesIO(png), filename=stats_render.CHART_FILENAME,
+                          description=stats_chart.describe(data, server=server)),
     )
 
 

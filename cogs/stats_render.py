@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import discord
 
-from bot.stats import PlayerReport, ServerReport, TopReport
-from bot.store import OpponentNet, Tally
+from bot.stats import OpponentNet, PlayerReport, ServerReport, Tally, TopReport
 
-from cogs.render import COLOUR_LOBBY, OUTCOME_WORDS, signed
+from engine.help import plural, points
+
+from cogs.render import COLOUR_LOBBY, OUTCOME_WORDS
 
 COLOUR_STATS = discord.Colour.teal()
 CHART_FILENAME = "balance.png"
 CATEGORY_WORDS = {
-    "net": "net stakes",
+    "net": "net points",
     "pushups": "push-ups (low is good)",
     "win_rate": "win rate",
     "wins": "wins",
@@ -30,26 +31,19 @@ def percent(fraction: float | None) -> str:
     return "—" if fraction is None else f"{fraction:.0%}"
 
 
-def stakes(amount: float) -> str:
-    """A signed amount; a fraction (a share of a caught drop) keeps one decimal."""
-    amount = round(amount, 6)  # sums of shares carry float noise
-    if float(amount).is_integer():
-        return signed(int(amount))
-    return f"{amount:+.1f}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def net_points(amount: float) -> str:
+    """A signed amount of points; a fraction (a share of a caught drop) keeps one decimal."""
+    return points(amount, sign=True)
 
 
 def tally_text(tally: Tally) -> str:
     return "\n".join((
         f"**{plural(tally.hands, 'hand')}**, won {tally.wins} ({percent(tally.win_rate)})",
-        f"Net **{signed(tally.net)}** stakes · {tally.pushups} push-ups",
+        f"Net **{points(tally.net, sign=True)}** · {plural(tally.pushups, 'push-up')}",
         f"Tonk outs {tally.tonk_outs} · run outs {tally.run_outs}",
         f"Drops won {tally.drops_won} · caught dropping {tally.caught_drops}",
         f"Catches {tally.catches} · instant wins {tally.instant_wins}",
-        f"Biggest win {signed(tally.biggest_win)} · loss {signed(tally.biggest_loss)}",
+        f"Biggest win {points(tally.biggest_win, sign=True)} · loss {points(tally.biggest_loss, sign=True)}",
         f"Best streak {plural(tally.best_streak, 'win')}",
     ))
 
@@ -57,7 +51,7 @@ def tally_text(tally: Tally) -> str:
 def _opponent_text(opponent: OpponentNet | None, empty: str) -> str:
     if opponent is None:
         return empty
-    return f"{opponent.display_name}: {stakes(opponent.net)} over {plural(opponent.hands, 'hand')}"
+    return f"{opponent.display_name}: {net_points(opponent.net)} over {plural(opponent.hands, 'hand')}"
 
 
 def player_embed(report: PlayerReport, *, server: str, chart: bool = False) -> discord.Embed:
@@ -79,7 +73,9 @@ def _top_value(category: str, value: float) -> str:
     if category == "win_rate":
         return percent(value)
     if category == "net":
-        return signed(int(value))
+        return points(int(value), sign=True)
+    if category == "pushups":
+        return plural(int(value), "push-up")
     return str(int(value))
 
 
@@ -100,6 +96,9 @@ def top_embed(report: TopReport, *, server: str) -> discord.Embed:
     embed.add_field(name="Your place", value=place, inline=False)
     if board.category == "win_rate":
         embed.set_footer(text=f"Players with at least {plural(board.min_hands, 'hand')} rank by win rate.")
+    elif board.category == "net":
+        embed.set_footer(text="The same points as /tonk ledger, which shows this season's standings with hands "
+                              "and wins; here any season (season:).")
     return embed
 
 

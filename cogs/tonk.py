@@ -19,14 +19,16 @@ from discord.ext import commands
 
 from bot.commands import CallBigOne, Command, End, Play, SetSideBets, play_from
 from bot.errors import StaleView, UserError
-from bot.service import Person, TableService
+from bot.service import TableService
 from bot.stats import StatsService
-from bot.table import AskFirst, Level, Scoring, Table
-from engine import PRESET_NAMES, Rules, TonkError
+from bot.table import AskFirst, Level, Table
+from engine import Rules
 from engine.help import OPTIONS, help_sections, option_words
 
-from cogs import pictures, render, stats_commands
-from cogs.components import HAND_VERBS, PLAYS, Click, RulesHereButton, TonkButton, TonkSelect, Verb
+from cogs import bot_help, pictures, render, stats_commands
+from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
+from cogs.components import (CLICK_EVENT, HAND_VERBS, PLAYS, RULES_HERE_EVENT, AskButton, Click, RulesHereButton,
+                             TonkButton, TonkSelect, Verb)
 
 PENDING_VERBS = frozenset({Verb.CONFIRM, Verb.ASK_OFF, Verb.ASK_ON})
 """The private hand's answers about picks that ask first."""
@@ -34,9 +36,6 @@ from cogs.live import LiveTables
 
 log = logging.getLogger(__name__)
 
-PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
-SCORING_CHOICES = [app_commands.Choice(name="stakes (zero-sum points)", value=Scoring.STAKES.value),
-                   app_commands.Choice(name="push-ups (low is good)", value=Scoring.PUSHUPS.value)]
 SIDE_BET_CHOICES = [app_commands.Choice(name="high card (each shows their top card of a called suit)",
                                        value="high_card"),
                     app_commands.Choice(name="naturals (the first book of natural cards)", value="naturals"),
@@ -69,17 +68,12 @@ def missing_permissions(permissions: discord.Permissions, *, pictures: bool, thr
     return [name for flag, name in needed.items() if not getattr(permissions, flag)]
 
 
-def and_list(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+NOT_IN_VOICE = ("Tables live in text channels and their threads, not in a voice channel's chat, where a turn "
+                "ping is easy to miss: open one with /tonk new in a text channel.")
 
 
-def person_of(interaction: discord.Interaction) -> Person:
-    user = interaction.user
-    perms = interaction.permissions
-    return Person(user_id=user.id, name=user.display_name, is_admin=bool(perms and perms.manage_guild),
-                  guild_id=interaction.guild_id)
-
-
+@app_commands.guild_only()  # on the group: Discord ignores it on a subcommand
+@app_commands.guild_install()
 class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_description="Play Tonk, the knock-rummy"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
@@ -104,34 +98,19 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             self.service.listeners.remove(self.live.on_events)
         await self.live.close()
 
+    def in_server(self, interaction: discord.Interaction) -> bool:
+        return in_server(interaction)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return self.in_server(interaction)
+
     async def on_app_command_error(self, interaction: discord.Interaction,
                                    error: app_commands.AppCommandError) -> None:
         await self.report_error(interaction, error)
 
     async def report_error(self, interaction: discord.Interaction, error: BaseException,
                            *, table_id: int | None = None) -> None:
-        """Refusals go to the user ephemerally; anything else is logged with an apology."""
-        if isinstance(error, app_commands.CommandInvokeError):
-            error = error.original
-        if isinstance(error, TonkError):  # UserError is one
-            text = str(error)
-        elif isinstance(error, app_commands.MissingPermissions):
-            text = "You need the Manage Server permission for that."
-        elif isinstance(error, app_commands.NoPrivateMessage):
-            text = "Tonk tables live in server channels."
-        elif isinstance(error, app_commands.CheckFailure):
-            text = "You can't use that here."
-        else:
-            log.error("table %s: %s failed", table_id, getattr(interaction.command, "qualified_name", "a click"),
-                      exc_info=error)
-            text = "Sorry, something went wrong on my side. It has been logged; please try again."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell %s: %s", interaction.user, text)
+        await report_error(interaction, error, table_id=table_id)
 
     # ------------------------------------------------------------------ /tonk new
 
@@ -152,6 +131,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                   stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                   hand_size: int | None = None, computers: app_commands.Range[int, 0, 5] = 0,
                   level: str = "normal") -> None:
+        channel_type = getattr(interaction.channel, "type", None)  # also on a channel not in the cache
+        if channel_type in (discord.ChannelType.voice, discord.ChannelType.stage_voice):
+            raise UserError(NOT_IN_VOICE)
         missing = missing_permissions(
             interaction.app_permissions, pictures=await self.service.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
             thread=isinstance(interaction.channel, discord.Thread))
@@ -160,7 +142,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                             "Ask someone who manages the server to allow me that in this channel's permissions, "
                             "then /tonk new again."
                             + (" (Attach Files is for the table pictures: instead, a manager may turn them off "
-                               "with /tonk settings pictures:False.)" if missing == ["Attach Files"] else ""))
+                               "with /tonk-admin settings pictures:False.)" if missing == ["Attach Files"] else ""))
         table = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
@@ -191,6 +173,11 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def end(self, interaction: discord.Interaction) -> None:
         table = await self._table_here(interaction)
         person = person_of(interaction)
+        table, question = await self.service.end_question(table.id, person)
+        if question is not None:  # a hand in play, or people waiting: ask first
+            await interaction.response.send_message(**render.close_question(table.id, table.hand_number, question),
+                                                    ephemeral=True)
+            return
         await self.service.apply(table.id, person, End(person.user_id, person.name, is_admin=person.is_admin))
         await interaction.response.send_message(f"Table {table.id} closed.", ephemeral=True)
 
@@ -246,8 +233,11 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
                  else "Under this server's default rules")
         sections = help_sections(house.rules, stake=house.stake)
-        await interaction.response.send_message(**render.help_message(sections, where, house.rules), ephemeral=True)
+        bot = bot_help.bot_help_embed(house.rules, turn_timer=house.turn_timer)
+        await interaction.response.send_message(**render.help_message(sections, where, house.rules, bot),
+                                                ephemeral=True)
 
+    @commands.Cog.listener(f"on_{RULES_HERE_EVENT}")
     async def on_rules_here(self, interaction: discord.Interaction) -> None:
         """The help's button: the rules of the table in this channel as it is now."""
         try:
@@ -262,7 +252,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
 
     # ------------------------------------------------------------------ /tonk ledger
 
-    @app_commands.command(name="ledger", description="This server's standings")
+    @app_commands.command(name="ledger", description="This season's standings: points (or push-ups), hands and wins")
     @app_commands.guild_only()
     @app_commands.describe(mode="Stakes balances or push-ups (default: the server's scoring mode)")
     @app_commands.choices(mode=SCORING_CHOICES)
@@ -298,7 +288,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             return
         await interaction.edit_original_response(embed=render.history_embed(hands))
 
-    # ------------------------------------------------------------------ /tonk stats, /tonk top, /tonk season
+    # ------------------------------------------------------------------ /tonk stats, /tonk top
     # (the work is in cogs/stats_commands.py; these only declare the commands)
 
     stats_group = app_commands.Group(name="stats", description="Tonk stats: a player's, or this server's",
@@ -334,7 +324,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
 
     @app_commands.command(name="top", description="This server's top 10 in a category, and your place")
     @app_commands.guild_only()
-    @app_commands.describe(category="What to rank by (default: net stakes)",
+    @app_commands.describe(category="What to rank by (default: net points)",
                            season="Season number (default: the current one)",
                            min_hands="Hands a player needs to rank by win rate")
     @app_commands.choices(category=stats_commands.CATEGORY_CHOICES)
@@ -347,47 +337,9 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def top_seasons(self, interaction: discord.Interaction, current: int):
         return await stats_commands.season_choices(self.stats, interaction, current)
 
-    @app_commands.command(name="season", description="Name this server's current season, or an ended one (Manage Server)")
-    @app_commands.guild_only()
-    @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.describe(name="The season's name", number="Which season (default: the current one)")
-    async def season(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 50],
-                     number: app_commands.Range[int, 1] | None = None) -> None:
-        await stats_commands.name_season(self.stats, interaction, name=name, number=number)
-
-    # ------------------------------------------------------------------ /tonk settings
-
-    @app_commands.command(name="settings", description="Server defaults for new tables (Manage Server)")
-    @app_commands.guild_only()
-    @app_commands.checks.has_permissions(manage_guild=True)  # checked at run time: Discord ignores
-    # default_permissions on a subcommand, so the check here is what protects it
-    @app_commands.describe(
-        preset="Default house rules", stake="Default stake", scoring="Default scoring mode",
-        turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
-        disallow_channel="Stop this channel hosting tables", all_channels="Let every channel host tables",
-        new_season="Archive the ledger and start a new season",
-        pictures="Show tables and hands as pictures (off: text only)",
-    )
-    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
-    async def settings(self, interaction: discord.Interaction, preset: str | None = None,
-                       stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
-                       turn_timer: app_commands.Range[int, 3, 3600] | None = None,
-                       allow_channel: discord.TextChannel | None = None,
-                       disallow_channel: discord.TextChannel | None = None,
-                       all_channels: bool = False, new_season: bool = False,
-                       pictures: bool | None = None) -> None:
-        guild_id = interaction.guild_id
-        assert guild_id is not None
-        current, notes = await self.service.update_settings(
-            guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
-            allow_channel=allow_channel.id if allow_channel else None,
-            disallow_channel=disallow_channel.id if disallow_channel else None,
-            all_channels=all_channels, new_season=new_season, pictures=pictures)
-        self.live.settings_changed(guild_id)
-        await interaction.response.send_message(embed=render.settings_embed(current, notes), ephemeral=True)
-
     # ------------------------------------------------------------------ clicks
 
+    @commands.Cog.listener(f"on_{CLICK_EVENT}")
     async def on_click(self, interaction: discord.Interaction, click: Click) -> None:
         try:
             async with self.live.replying(click.table_id):
@@ -401,6 +353,19 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         verb = click.verb
         if verb is Verb.RULE:
             await self._rule_values(interaction, click)
+        elif verb is Verb.TABLE_RULES:  # nothing changes: this table's rules, to the clicker alone
+            table = await self.service.load(click.table_id, person_of(interaction))
+            embed = render.rules_embed(render.shown_rules(table), f"House rules at table {table.id}")
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+        elif verb is Verb.CANCEL and (question := await self.service.end_question(
+                click.table_id, person_of(interaction)))[1] is not None:  # others wait in the lobby: ask first
+            table, words = question
+            await interaction.response.send_message(**render.close_question(table.id, table.hand_number, words),
+                                                    ephemeral=True)
+        elif verb is Verb.CLOSE:  # the "yes" of that question, or of /tonk end's
+            person = person_of(interaction)
+            table = await self.service.apply(click.table_id, person, click.command(person))
+            await interaction.response.edit_message(content=f"Table {table.id} closed.", view=None)
         elif verb is Verb.SET:
             await self._set_rule(interaction, click)
         elif verb is Verb.LEAVE_ASK:
@@ -551,9 +516,13 @@ def _message_id(interaction: discord.Interaction) -> int | None:
 
 
 async def setup(bot: commands.Bot) -> None:
-    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
-    await bot.add_cog(TonkCog(bot))
+    from cogs.admin import TonkAdminCog
+
+    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton, AskButton)
+    cog = TonkCog(bot)
+    await bot.add_cog(cog)
+    await bot.add_cog(TonkAdminCog(cog))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton)
+    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton, AskButton)

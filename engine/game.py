@@ -674,14 +674,14 @@ class Game:
             multiple = rules.tonk_out_multiple(self.spreads_this_turn)
             first_turn = rules.first_turn_tonk_out
             if first_turn != "as_tonk_out":
-                first = self.hs.own_turns[seat] == 1 and self.turn == seat
+                first = self.own_turns[seat] == 1 and self.turn == seat
                 if first_turn == "double_then_single":
                     multiple = 2 if first else 1
                 elif first_turn == "quadruple_two_spreads" and first and self.spreads_this_turn >= 2:
                     multiple = 4
-        if rules.hit_spoils_tonk_out and self.hs.hit_any[seat]:
+        if rules.hit_spoils_tonk_out and self.hit_any[seat]:
             return 1
-        if (kind == "tonk_out" and rules.double_double and multiple == 2 and len(self.players) == 2
+        if (kind == "tonk_out" and rules.double_double and multiple == 2 and self.num_players == 2
                 and self.house.all_hit(self, self.hands[1 - seat])):  # type: ignore[union-attr]
             return 4
         return multiple

@@ -8,6 +8,7 @@ hands, so the help cannot disagree with what the table really pays.
 from __future__ import annotations
 
 import re
+from typing import Any
 from dataclasses import replace
 from functools import lru_cache
 
@@ -29,6 +30,16 @@ PLAIN_COUNT = 30  # a dealt count no instant hand claims
 def plural(n: int, word: str) -> str:
     """`1 card`, `2 cards`, `1 stake`, `0 stakes`."""
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def points(n: int | float, *, sign: bool = False) -> str:
+    """The one word for what a ledger holds, in stakes scoring: `1 point`, `-1 point`, `2 points`,
+    `+1.5 points` (`sign`: `+` before a gain). Push-ups are `plural(n, "push-up")`."""
+    n = round(n, 6)  # sums of shares carry float noise
+    number = str(int(n)) if float(n).is_integer() else f"{n:.1f}"
+    if sign and n > 0:
+        number = "+" + number
+    return f"{number} point" if abs(n) == 1 else f"{number} points"
 
 
 def either(words: list[str]) -> str:
@@ -61,6 +72,8 @@ def instant_lines(rules: Rules) -> list[str]:
 
 
 def tonk_out_phrase(rules: Rules) -> str:
+    if rules.first_turn_tonk_out == "double_then_single":  # it replaces what a tonk out pays
+        return f"{stakes(2)} on your first turn, {stakes(1)} later"
     one, two = rules.tonk_out_multiple(1), rules.tonk_out_multiple(2)
     if one == two:
         return stakes(one)
@@ -464,3 +477,60 @@ def not_played(rules: Rules) -> list[str]:
         if left_out:
             out.append(sentence)
     return out
+
+
+# ---------------------------------------------------------------------------- a table's rules in one line
+
+SHORT_WORDS: dict[str, Any] = {
+    "hand_size": lambda r: f"{r.hand_size} cards",
+    "deck": lambda r: f"{r.deck}-card deck",
+    "jokers": lambda r: plural(r.jokers, "joker") if r.jokers else "no jokers",
+    "upcard": lambda r: "upcard" if r.upcard else "no upcard",
+    "waiting": lambda r: "waiting" if r.waiting else "no waiting",
+    "spread_wait": lambda r: f"spread waits {plural(r.spread_wait, 'turn')}",
+    "hit_wait": lambda r: f"hit waits {plural(r.hit_wait, 'turn')}",
+    "hit_books": lambda r: "books may be hit" if r.hit_books else "runs only hit",
+    "tonk_out_pays": lambda r: f"tonk out pays {option_words(r, 'tonk_out_pays')}",
+    "caught_pays": lambda r: f"caught pays {option_words(r, 'caught_pays')}",
+    "catchers_stakes": lambda r: f"catchers get {stakes(r.catchers_stakes)}",
+    "stock_out": lambda r: {"lowest_wins": "empty stock: lowest wins", "dead_hand": "empty stock: dead hand",
+                            "reshuffle": "empty stock: reshuffle"}[r.stock_out],
+    "scoring": lambda r: "push-ups" if r.scoring == "pushups" else "stakes",
+    "face_values": lambda r: "faces by rank" if r.face_values == "ranked" else "faces 10",
+    "ace_in_runs": lambda r: "ace high or low" if r.ace_in_runs == "low_or_high" else "ace low",
+    "wild_cards": lambda r: f"{option_words(r, 'wild_cards')} wild" if r.wild_cards != "none" else "no wild cards",
+    "run_out_pays": lambda r: f"run out pays {r.run_out_pays}",
+    "first_turn_tonk_out": lambda r: f"first-turn tonk out: {option_words(r, 'first_turn_tonk_out')}",
+    "slap": lambda r: "slapping" if r.slap != "off" else "no slapping",
+}
+"""Short words for an option's value, where its title and words (OPTIONS) would be too long for a
+footer; any other option reads `title: words`, in lower case."""
+
+
+def _short(rules: Rules, key: str) -> str:
+    if key in SHORT_WORDS:
+        return SHORT_WORDS[key](rules)
+    if key == "instant_hands":
+        hands = instant_hands_of(rules)
+        return "instant hands: " + (", ".join(
+            (f"≤{h.max}" if h.hand == "low" else h.hand.replace("_", " ")) + f" pays {h.pays}"
+            + (" in turn" if h.when == "turn" else "") for h in hands) or "none")
+    title, _ = OPTIONS[key]
+    return f"{title[0].lower()}{title[1:]}: {option_words(rules, key)}"
+
+
+def rules_label(rules: Rules, *, with_scoring: bool = False, limit: int = 200) -> str:
+    """The preset these rules are closest to, and what differs from it in a few words:
+    `standard`, `standard + 2 jokers, caught pays double to every other player`. The scoring
+    mode is left out unless `with_scoring` (a table shows its scoring beside it). Longer than
+    `limit` characters, it only counts the changes: `standard + 9 changes`."""
+    if not with_scoring:  # matched and told without it: a standard table for push-ups is "standard"
+        rules = replace(rules, scoring="stakes")
+    preset = rules.closest_preset()
+    changed = [key for key in rules.to_dict(preset) if key != "preset" and (with_scoring or key != "scoring")]
+    if not changed:
+        return preset
+    label = f"{preset} + " + ", ".join(_short(rules, key) for key in changed)
+    if len(label) > limit:  # too many to read at a glance: the Rules button says them all
+        label = f"{preset} + {plural(len(changed), 'change')}"
+    return label

@@ -103,7 +103,7 @@ class InstantHand:
         name = {"low": f"a count of {self.max} or less", "all_faces": "all face cards (J, Q, K)",
                 "all_tens_and_faces": "all tens and face cards"}.get(self.hand, f"a count of {self.hand}")
         when = "on the deal" if self.when == "deal" else "claimed at the start of your first turn"
-        return f"{name[0].upper()}{name[1:]} {when} wins {self.pays} stake(s) from each player."
+        return f"{name[0].upper()}{name[1:]} {when} wins {self.pays} stake{'' if self.pays == 1 else 's'} from each player."
 
 
 @dataclass(frozen=True, slots=True)
@@ -368,11 +368,15 @@ class Rules:
             "all_paid": "Two instant winners: each is paid by the others.",
         }[self.instant_conflict])
         lines.extend(self._describe_house())
-        lines.append({
-            "double": "Tonk out (no cards left, no discard) pays double.",
-            "second_spread": "Tonk out pays double only when made with a second new spread in the turn; otherwise single.",
-            "single": "Tonk out pays a single stake.",
-        }[self.tonk_out_pays])
+        if self.first_turn_tonk_out == "double_then_single":  # it replaces tonk_out_pays (Game.going_out_multiple)
+            lines.append("Tonk out (no cards left, no discard) pays double on your first turn; later ones single.")
+        else:
+            lines.append({
+                "double": "Tonk out (no cards left, no discard) pays double.",
+                "second_spread": "Tonk out pays double only when made with a second new spread in the turn; "
+                                 "otherwise single.",
+                "single": "Tonk out pays a single stake.",
+            }[self.tonk_out_pays])
         lines.append("Hits on books allowed." if self.hit_books else "Hits on runs only (no hitting books).")
         if self.waiting:
             cap = " (at most one turn per round)" if self.hit_wait_cap else ""
@@ -383,10 +387,14 @@ class Rules:
                 f"{hit_turns}{cap}."
             )
         lines.append({
-            "standard": "Caught drop: the dropper pays double to everyone at or under their count; others pay the low player(s).",
-            "low_collects": "Caught drop: low player(s) collect double from the dropper and single from everyone else.",
-            "dropper_pays_all": "Caught drop: the dropper pays one stake per other player to the low player(s).",
-            "equal_or_lower": "Caught drop: the dropper pays single to each at or under their count; low player(s) collect single from the rest.",
+            "standard": "Caught drop: the dropper pays double to everyone at or under their count; the others pay "
+                        "single to each player with the lowest count.",
+            "low_collects": "Caught drop: each player with the lowest count collects double from the dropper and "
+                            "single from everyone else.",
+            "dropper_pays_all": "Caught drop: the dropper pays one stake per other player to each player with the "
+                                "lowest count.",
+            "equal_or_lower": "Caught drop: the dropper pays single to each at or under their count; each player "
+                              "with the lowest count collects single from the rest.",
             "double_to_all": "Caught drop: the dropper pays double to every other player.",
             "five_to_low": "Caught drop: the dropper pays 5 stakes to the low player.",
             "per_player": "Caught drop: the dropper pays 2 stakes per player at the table to each low player.",
@@ -427,9 +435,8 @@ def _describe_house(rules: Rules) -> list[str]:
         lines.append("A turn your drop is barred by a hit, you cannot empty your hand either.")
     if rules.hit_spoils_tonk_out:
         lines.append("Once you have hit a spread this hand, going out pays single.")
-    if rules.first_turn_tonk_out == "double_then_single":
-        lines.append("A tonk out on your first turn pays double; later ones single.")
-    elif rules.first_turn_tonk_out == "quadruple_two_spreads":
+    # (first_turn_tonk_out "double_then_single" is said by the tonk out's own line: it replaces it)
+    if rules.first_turn_tonk_out == "quadruple_two_spreads":
         lines.append("Going out on your first turn with two new spreads of your own pays four stakes.")
     if rules.run_out_pays == "double":
         lines.append("A run out (last card discarded) pays double.")

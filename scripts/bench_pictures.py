@@ -5,6 +5,7 @@ picture after every action, so the inputs are the ones a live table would render
 
     python scripts/bench_pictures.py                # 300 states per kind, seed 1
     python scripts/bench_pictures.py --states 1000 --seed 2
+    python scripts/bench_pictures.py --names world  # players named in many scripts, with emoji
 
 Figures, each in CPU milliseconds of this process (time.process_time, so other jobs on
 a shared machine weigh less than with wall time), p50 / p99 / max:
@@ -33,16 +34,18 @@ from engine import Game, Rules  # noqa: E402
 from engine.players import make_player  # noqa: E402
 
 PRESETS = ("standard", "waiting", "seattle", "black company")
+WORLD = ("José Ñandú", "Ελένη", "Владимир", "דוד כהן", "محمد علي", "प्रिया शर्मा", "สมชาย", "田中太郎", "王小明",
+         "김민준", "Sam 👍🏽", "Zoë 🃏")
 
 
-def states(count: int, seed: int):
+def states(count: int, seed: int, world: bool = False):
     """(table picture, hand picture) pairs from seeded games, one per action."""
     rng = random.Random(seed)
     out = []
     while len(out) < count:
         rules = Rules.preset(rng.choice(PRESETS))
         n = rng.randint(2, min(6, rules.max_players()))
-        names = [f"Player {i + 1}" for i in range(n)]
+        names = (rng.sample(WORLD, n) if world else [f"Player {i + 1}" for i in range(n)])
         game = Game.deal(rules, names, rng.randrange(n), rng=rng)
         bots = [make_player("easy", seed=rng.randrange(10**6)) for _ in range(n)]
         totals = [0] * n
@@ -86,11 +89,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--states", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--names", choices=("latin", "world"), default="latin",
+                        help="'Player 1'... (the default) or names in many scripts and emoji")
     args = parser.parse_args()
-    samples = states(args.states, args.seed)
+    samples = states(args.states, args.seed, args.names == "world")
     print(f"machine: {os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}, "
           f"Pillow {pictures.Image.__version__}")
-    print(f"{len(samples)} states, seed {args.seed}; CPU ms per picture")
+    print(f"{len(samples)} states, seed {args.seed}, {args.names} names; CPU ms per picture")
     print(f"{'picture':<8} {'render':<7} {'p50':>6} {'p99':>6} {'max':>6}   {'PNG bytes p50/max':>18}   pixels")
     card_art.card_image.cache_clear()
     card_art.back_image.cache_clear()

@@ -105,6 +105,15 @@ async def open_hand(fake: FakeDiscord, user: str, table_message):
     return await sent.original()
 
 
+async def end_table(fake: FakeDiscord, user: str, channel: str = "tonk") -> None:
+    """`/tonk end`, confirmed when it asks first (a hand in play, others waiting in the lobby)."""
+    sent = await fake.slash(user, channel, "tonk end")
+    await ack(sent)
+    reply = await sent.original()
+    if reply.buttons and reply.buttons[0].label == "Close the table":
+        await ack(await fake.click(user, reply.button("Close the table")), expect=7)
+
+
 async def reply_text(sent) -> str:
     """The text of an interaction's reply (ephemeral refusals included)."""
     await sent.ack()

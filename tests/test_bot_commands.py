@@ -6,6 +6,9 @@ import json
 import re
 import sys
 
+import pytest
+
+from fakediscord import CommandUnavailable
 from e2e_helpers import ack, bot_env, deal_until_in_play, menu, play_simple_turn, reply_text, turn_name
 from test_bot_e2e import open_table, start_bot, start_table
 
@@ -19,14 +22,18 @@ async def command_text(fake, user, command, **options):
 async def test_settings_are_for_managers_and_change_new_tables(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    refused = await fake.slash("alice", "tonk", "tonk settings", stake=5)
+    with pytest.raises(CommandUnavailable, match="lacks permissions"):  # members do not even see it
+        await fake.slash("alice", "tonk", "tonk-admin settings", stake=5)
+    # a server may show /tonk-admin to more members (its Integrations settings): it still checks
+    next(c for c in fake.commands(fake.guild) if c["name"] == "tonk-admin")["default_member_permissions"] = None
+    refused = await fake.slash("alice", "tonk", "tonk-admin settings", stake=5)
     assert "Manage Server" in await reply_text(refused)
     # one answer per refusal: the tree's error handler alone reports it. A second report would
     # be a followup; with the token expired on the fake's clock it would be refused and recorded
     # as a violation (which fails the test at teardown) instead of waiting here to see none come.
     fake.advance_time(fake.token_lifetime + 1)
     assert refused.followups == []
-    text = await command_text(fake, "admin", "tonk settings", preset="black company", stake=5, scoring="pushups",
+    text = await command_text(fake, "admin", "tonk-admin settings", preset="black company", stake=5, scoring="pushups",
                               turn_timer=30)
     assert "black company" in text and "5" in text and "pushups" in text and "30 s" in text
     # a new table takes the server's defaults
@@ -43,7 +50,7 @@ async def test_settings_are_for_managers_and_change_new_tables(fake_discord, bot
 async def test_tables_only_in_allowed_channels_and_one_per_channel(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    await command_text(fake, "admin", "tonk settings", allow_channel=fake.channel("lobby"))
+    await command_text(fake, "admin", "tonk-admin settings", allow_channel=fake.channel("lobby"))
     assert "can't be opened in this channel" in await command_text(fake, "alice", "tonk new")
     sent = await fake.slash("alice", "lobby", "tonk new")
     await ack(sent)
@@ -71,8 +78,12 @@ async def test_lobby_leave_cancel_add_computer_and_end(fake_discord, bot_process
     # the channel is free again; /tonk end by a moderator closes a table in play
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
+    await deal_until_in_play(fake, table)
     assert "Only the host" in await command_text(fake, "bob", "tonk end")
-    assert "closed" in await command_text(fake, "admin", "tonk end")
+    question = await (await fake.slash("admin", "tonk", "tonk end")).original()  # a hand in play: asks first
+    assert "is in play" in question.text
+    await ack(await fake.click("admin", question.button("Close the table")), expect=7)
+    assert "closed" in question.text
     await fake.wait_for(lambda: "closed" in table.text and "pays nothing" in table.text, what="the end")
     assert "no open table" in await command_text(fake, "admin", "tonk end")
 
@@ -109,14 +120,14 @@ async def test_an_idle_lobby_closes(fake_discord, bot_process, tmp_path):
     await start_bot(bot_process, tmp_path, TONK_LOBBY_IDLE="2")
     table = await open_table(fake, joiners=())
     await fake.wait_for(lambda: "idle" in table.text, timeout=10, what="the idle lobby to close")
-    assert not table.buttons
+    assert [b.label for b in table.buttons] == ["Play again"]  # the only control of a closed table
 
 
 async def test_turn_timer_warns_plays_for_the_absent_player_and_hands_the_seat_to_a_computer(
         fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    await command_text(fake, "admin", "tonk settings", turn_timer=6)
+    await command_text(fake, "admin", "tonk-admin settings", turn_timer=6)
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
     await deal_until_in_play(fake, table)
@@ -148,6 +159,42 @@ async def test_turn_timer_warns_plays_for_the_absent_player_and_hands_the_seat_t
                         timeout=10, what="the computer's turn")
     assert "only" not in await reply_text(await fake.click(sleeper.lower(), table.button("I'm back")))
     await fake.wait_for(lambda: "away: computer plays" not in table.text, timeout=10, what="the seat back")
+
+
+async def test_the_shortest_turn_timer_warns_each_player_before_it_plays_for_them(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    await command_text(fake, "admin", "tonk settings", turn_timer=3)  # the least /tonk settings takes
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    channel = fake.channel("tonk")
+
+    def turn_messages():
+        """The bot's pings and warnings in the channel, removed ones too, oldest first."""
+        return [m for m in channel.messages
+                if "your turn at the Tonk table" in m.content or "left in your turn" in m.content]
+
+    # nobody clicks: two turns pass, each pinged, warned, then played by the timer
+    await fake.wait_for(lambda: len(turn_messages()) >= 4, timeout=20, what="two turns' pings and warnings")
+    first, second = turn_messages()[:2], turn_messages()[2:4]
+    players = []
+    for ping, warning in (first, second):
+        user_id = re.match(r"<@(\d+)>", ping.content).group(1)
+        assert "your turn at the Tonk table" in ping.content
+        # the warning follows its turn's ping (which it replaces) and comes before the time-out,
+        # which passes the turn: the next ping comes only after it
+        assert warning.content.startswith(f"<@{user_id}>, ⏰ 1 second left in your turn"), warning.content
+        assert warning.button("My hand") is not None
+        await fake.wait_for(lambda: ping.deleted, what="the ping replaced by the warning")
+        players.append(user_id)
+    assert players[0] != players[1]  # the time-out passed the turn to the other player
+    for user_id in players:
+        name = next(n for n in ("alice", "bob") if str(fake.user(n).id) == user_id).capitalize()
+        await fake.wait_for(lambda: f"{name} drew from the stock" in table.text, timeout=10,
+                            what=f"the timer's play for {name}")
+    assert "(time ran out: the bot played)" in table.text
 
 
 async def test_a_rejected_token_exits_2_with_a_message(fake_discord, bot_process, tmp_path):

@@ -95,7 +95,7 @@ async def test_a_full_three_player_game_from_new_to_ledger(fake_discord, bot_pro
     ledger = (await sent.original()).text
     for p in PLAYERS:
         sign = f"+{totals[p]}" if totals[p] > 0 else str(totals[p])
-        assert re.search(rf"{p.capitalize()}: {re.escape(sign)} · 2 hands", ledger), (p, totals, ledger)
+        assert re.search(rf"{p.capitalize()}: {re.escape(sign)} points? · 2 hands", ledger), (p, totals, ledger)
 
 
 async def test_cards_stay_private_and_illegal_plays_are_not_offered(fake_discord, bot_process, tmp_path):
@@ -202,7 +202,7 @@ async def test_a_game_with_computer_players(fake_discord, bot_process, tmp_path)
 async def test_after_a_restart_timers_and_computer_players_carry_on(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     process = await start_bot(bot_process, tmp_path)
-    sent = await fake.slash("admin", "tonk", "tonk settings", turn_timer=4)
+    sent = await fake.slash("admin", "tonk", "tonk-admin settings", turn_timer=4)
     await ack(sent)
     sent = await fake.slash("alice", "tonk", "tonk new", computers=1, level="easy")
     await ack(sent)

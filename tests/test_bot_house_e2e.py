@@ -208,7 +208,7 @@ async def test_the_host_sets_an_instant_hand_and_a_count_then_a_hand_is_played_u
     sizes = await sent.original()
     await ack(await fake.select("alice", menu(sizes, "set"), values=["hand_size=3"]))
     await fake.wait_for(lambda: "Deal 3 cards each" in table.text, what="3 cards in the lobby")
-    assert ("A count of 10 or less claimed at the start of your first turn wins 3 stake(s) from each player."
+    assert ("A count of 10 or less claimed at the start of your first turn wins 3 stakes from each player."
             in table.text)
 
     def stacked(players, rules):

@@ -1,10 +1,11 @@
 """The bot across restarts and stops: turn pings sent once and cleaned up, a prompt exit."""
 
 import asyncio
+import re
 import socket
 import time
 
-from e2e_helpers import ack, bot_env, play_simple_turn, turn_name
+from e2e_helpers import ack, bot_env, end_table, open_hand, play_simple_turn, turn_name
 from test_bot_e2e import dealt_table, open_table, start_bot, start_table
 
 
@@ -53,10 +54,68 @@ async def test_a_restart_neither_pings_twice_nor_leaves_old_pings_and_end_remove
     else:
         await fake.wait_for(lambda: pings(fake) == [], timeout=10, what="no ping after the hand")
     assert first not in pings(fake)
-    sent = await fake.slash("alice", "tonk", "tonk end")
-    await ack(sent)
+    await end_table(fake, "alice")  # confirmed if a hand is in play
     await fake.wait_for(lambda: "closed" in table.text and pings(fake) == [], timeout=10,
                         what="/tonk end to remove the last ping")
+
+
+def deadline(text: str) -> str | None:
+    """The turn's deadline a message shows (Discord's relative timestamp)."""
+    found = re.findall(r"<t:(\d+):R>", text)
+    return found[0] if found else None
+
+
+async def test_after_a_restart_the_ping_shows_the_deadline_the_table_shows(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    process, table, player = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    ping = await fake.wait_for(lambda: len(pings(fake)) == 1 and pings(fake)[0], what="the turn ping")
+    await fake.wait_for(lambda: deadline(table.text) is not None, what="the table's deadline")
+    before = deadline(ping.content)
+    assert before == deadline(table.text)
+    await process.stop()
+    await process.start()
+    # the restarted bot times the turn afresh: the table shows a later deadline ...
+    await fake.wait_for(lambda: deadline(table.text) not in (None, before), timeout=15,
+                        what="the table's new deadline after the restart")
+    # ... and the ping, the same message (the same turn: nobody is pinged twice), shows it too
+    await fake.wait_for(lambda: deadline(ping.content) == deadline(table.text), timeout=10,
+                        what="the ping to show the table's deadline")
+    assert pings(fake) == [ping] and str(fake.user(player).id) in ping.content
+    assert ping.button("My hand") is not None
+    hand = await open_hand(fake, player, table)
+    assert deadline(hand.text) == deadline(table.text)
+
+
+async def test_the_start_up_log_says_what_happened_in_plain_words(fake_discord, bot_process, tmp_path):
+    process = await start_bot(bot_process, tmp_path)
+    first = process.output()
+    assert "database: created the bot's tables (schema version" in first
+    # nothing about voice, which the bot never uses, and no warning on an ordinary start
+    assert "voice" not in first.lower() and " WARNING " not in first, first
+    await process.stop()
+    await process.start()
+    again = process.output()[len(first):]
+    assert "created" not in again and "upgraded" not in again and " WARNING " not in again, again
+
+
+async def test_moving_from_a_dev_server_to_global_commands_leaves_no_duplicates(fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    guild = str(fake.guild.id)
+    process = bot_process(env=bot_env(tmp_path, DEV_GUILD_ID=guild))
+    await process.start()
+    names = ["tonk", "tonk-admin"]
+    await fake.wait_for(lambda: sorted(c["name"] for c in fake.guild_commands.get(fake.guild.id, [])) == names,
+                        what="the commands synced to the dev server")
+    assert fake.global_commands == []
+    await process.stop()
+    # global from now on; the old dev server's commands are cleared once
+    process = bot_process(env=bot_env(tmp_path, CLEAR_GUILD_COMMANDS=guild))
+    await process.start()
+    await fake.wait_for(lambda: sorted(c["name"] for c in fake.commands(fake.guild)) == names, timeout=10,
+                        what="one /tonk (and /tonk-admin) in the server: the global ones")
+    assert fake.guild_commands.get(fake.guild.id) == [] and sorted(c["name"] for c in fake.global_commands) == names
+    assert f"removed this bot's server-level commands in server {guild}" in process.output()
+    await ack(await fake.slash("alice", "tonk", "tonk help"))
 
 
 async def test_sigterm_while_discord_is_unreachable_exits_promptly(fake_discord, bot_process, tmp_path):

@@ -184,7 +184,7 @@ async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_sh
         fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    await ack(await fake.slash("admin", "tonk", "tonk settings", pictures=False))
+    await ack(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=False))
     table = await open_table(fake, joiners=("bob",))
     await start_table(fake, table)
     await deal_until_in_play(fake, table)
@@ -192,7 +192,7 @@ async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_sh
     hand = await open_hand(fake, name.lower(), table)
     assert not table.attachments and not hand.attachments and "image" not in table.embeds[0]
     assert "Your turn" in hand.text and "Seats" in table.text
-    await ack(await fake.slash("admin", "tonk", "tonk settings", pictures=True))
+    await ack(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=True))
     await play_simple_turn(fake, name.lower(), table, hand=hand)
     await fake.wait_for(lambda: [a.filename for a in table.attachments] == ["table.png"], timeout=10,
                         what="the table's picture once pictures are on")
@@ -205,6 +205,9 @@ async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_disc
     watching = await open_hand(fake, watcher, table)
     picture = watching.attachment("hand.png")
     table_picture = table.attachment("table.png")
+    # each picture carries its description, the cards by name, for screen readers
+    assert picture.description.startswith("Your hand.") and " of " in picture.description
+    assert table_picture.description.startswith("Table picture: Hand 1.")
     edits = watching.edits
     stock = field(table, "Stock")
     # the player to act draws and discards (two cards in and out: the hand cannot end)
@@ -247,3 +250,75 @@ async def test_opening_the_hand_again_replaces_the_old_message_and_the_new_one_f
     await fake.wait_for(lambda: "Your turn" in second.text or hand_is_over(second), timeout=10,
                         what=f"{other}'s new hand to follow the game")
     assert [m.id for m in private_messages(fake, other)] == [second.id]
+
+
+RETIRED = "no longer follows the game"
+NOTE = "stopped following the game"
+
+
+async def test_a_hand_whose_token_runs_out_says_so_and_its_player_is_told_once_a_deal(
+        fake_discord, bot_process, tmp_path):
+    fake = fake_discord
+    # hands follow the game 6 s after their last click instead of 14 minutes (Discord's tokens: 15)
+    await start_bot(bot_process, tmp_path, TONK_HAND_FOLLOW_SECONDS="6")
+    table = await open_table(fake)
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    first = turn_name(table).lower()
+    hands = {user: await open_hand(fake, user, table) for user in PLAYERS}
+    # nobody clicks: before the tokens run out, every hand says it no longer follows, with one button back
+    for user in PLAYERS:
+        await fake.wait_for(lambda: RETIRED in hands[user].text, timeout=15, what=f"{user}'s hand to retire")
+        assert [b.label for b in hands[user].buttons] == ["Show my hand"] and not hands[user].selects
+        assert not hands[user].attachments  # no picture of cards that may no longer be the player's
+    fake.advance_time(901)  # the tokens expire: the bot must not try them again (a violation fails the test)
+    # one press on the retired message brings the live hand back, in the same message
+    sent = await fake.click(first, button(hands[first], "Show my hand"))
+    await ack(sent, expect=7)
+    assert "Your turn" in hands[first].text and button(hands[first], "Draw") is not None
+    await play_simple_turn(fake, first, table, hand=hands[first])
+    second = await fake.wait_for(lambda: turn_name(table) not in (None, first.capitalize()) and turn_name(table),
+                                 timeout=10, what="the next turn")
+    second = second.lower()
+    third = next(u for u in PLAYERS if u not in (first, second))
+    # the two whose hands stopped following, not to act, are told in one short note with My hand
+    # (sent with the first play after their hands retired); the player to act has the turn ping
+
+    def notes():
+        return [m for m in fake.visible("dave") if NOTE in m.content]
+
+    note = await fake.wait_for(lambda: notes() and notes()[0], timeout=10, what="the note")
+    assert all(str(fake.user(u).id) in note.content for u in (second, third))
+    assert str(fake.user(first).id) not in note.content and note.button("My hand") is not None
+    await fake.wait_for(lambda: any(str(fake.user(second).id) in m.content for m in pings(fake)), what="the ping")
+    sent = await fake.click(third, note.button("My hand"))
+    await ack(sent)
+    live = await sent.original()
+    assert "Not your turn" in live.text and live.ephemeral
+    # the second player plays from a fresh hand: the third's new hand follows, and nobody is told twice
+    seconds_hand = await play_simple_turn(fake, second, table)
+    await fake.wait_for(lambda: turn_name(table) != second.capitalize() or hand_over(table), timeout=10,
+                        what="the turn after the second player's")
+    await fake.wait_for(lambda: "Your turn" in live.text or hand_is_over(live) or RETIRED in live.text, timeout=10,
+                        what="the third player's new hand to follow")
+    assert len(notes()) == 1 and hands[third].text.count(RETIRED) == 1  # the old message stays retired
+    # the hand ends; a break longer than the hands follow: at the next deal, the two not to act are
+    # told again (once for that deal), instead of reading "The next deal shows here" on a stale hand
+    latest = {first: hands[first], second: seconds_hand, third: live}
+    while not hand_over(table):
+        name = await fake.wait_for(lambda: hand_over(table) and "-" or turn_name(table), what="whose turn")
+        if name == "-":
+            break
+        latest[name.lower()] = await play_simple_turn(fake, name.lower(), table, drop=True)
+        await fake.wait_for(lambda: turn_name(table) != name or hand_over(table), timeout=10, what="the turn")
+    for user, hand in latest.items():
+        if hand is not None:
+            await fake.wait_for(lambda: RETIRED in hand.text, timeout=15, what=f"{user}'s last hand to retire")
+    await ack(await fake.click(first, table.button("Next hand")))
+    await fake.wait_for(lambda: "hand 2" in table.text, what="the next deal")
+    if hand_over(table):
+        return  # a tonk on the deal: no hand in play to be told about
+    to_act = turn_name(table).lower()
+    note = await fake.wait_for(lambda: len(notes()) == 2 and notes()[1], timeout=10, what="the next deal's note")
+    assert "Hand 2" in note.content and str(fake.user(to_act).id) not in note.content
+    assert all(str(fake.user(u).id) in note.content for u in PLAYERS if u != to_act)

@@ -2,8 +2,10 @@
 
 import re
 
+import pytest
+
 from e2e_helpers import ack, deal_until_in_play, open_hand, reply_text
-from fakediscord import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL
+from fakediscord import ATTACH_FILES, EMBED_LINKS, SEND_MESSAGES, VIEW_CHANNEL, CommandUnavailable
 from test_bot_e2e import dealt_table, play_hand, start_bot
 
 RULES_BUTTON = "Rules of the table here"
@@ -48,14 +50,15 @@ async def test_help_teaches_the_house_rules_here_and_its_button_shows_the_table(
 async def test_a_manager_turns_pictures_off_and_on(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     await start_bot(bot_process, tmp_path)
-    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings", stake=2))
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk-admin settings", stake=2))
     assert "Pictures\non" in shown
-    assert "Manage Server" in await reply_text(await fake.slash("alice", "tonk", "tonk settings", pictures=False))
-    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings", pictures=False))
+    with pytest.raises(CommandUnavailable, match="lacks permissions"):  # members do not see /tonk-admin
+        await fake.slash("alice", "tonk", "tonk-admin settings", pictures=False)
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=False))
     assert "Pictures\noff (text only)" in shown and "Stake\n2" in shown
-    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings"))
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk-admin settings"))
     assert "Pictures\noff" in shown  # stored: a later look shows it
-    shown = await reply_text(await fake.slash("admin", "tonk", "tonk settings", pictures=True))
+    shown = await reply_text(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=True))
     assert "Pictures\non" in shown
 
 
@@ -79,7 +82,7 @@ async def test_new_says_which_permissions_the_bot_lacks_instead_of_opening_a_tab
     await ack(sent)
     lobby = await sent.original()
     assert "waiting for players" in lobby.text
-    await ack(await fake.slash("admin", "tonk", "tonk settings", pictures=False))
+    await ack(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=False))
     sent = await fake.slash("alice", "tonk", "tonk new")
     await ack(sent)
     table = await sent.original()

@@ -114,7 +114,9 @@ async def test_play_again_opens_a_lobby_with_the_same_seats(fake_discord, bot_pr
     table = await open_table(fake, joiners=("bob",))
     await ack(await fake.select("bob", menu(table, "cpu"), values=["hard"]))
     await fake.wait_for(lambda: "Goblin (hard)" in table.text, what="the computer player")
-    await ack(await fake.click("alice", table.button("Cancel")))
+    sent = await fake.click("alice", table.button("Cancel"))  # bob is seated: it asks first
+    await ack(sent)
+    await ack(await fake.click("alice", (await sent.original()).button("Close the table")))
     await fake.wait_for(lambda: "Tonk table closed" in table.text, what="the table to close")
     assert "Only the players" in await reply_text(await fake.click("dave", table.button("Play again")))
     sent = await fake.click("bob", table.button("Play again"))

@@ -42,7 +42,7 @@ def buttons(message) -> list[str]:
 async def deal_a_hand_in_play(fake, guild, shard):
     """A table of one person and two computers, dealt, with a hand in play (re-dealt if it ended at once)."""
     channel = guild.channel("tonk")
-    await ack(await fake.slash(f"mod{shard}", channel, "tonk settings", turn_timer=TURN_TIMER))
+    await ack(await fake.slash(f"mod{shard}", channel, "tonk-admin settings", turn_timer=TURN_TIMER))
     sent = await fake.slash(f"player{shard}", channel, "tonk new", computers=2, level="easy")
     await ack(sent)
     table = await sent.original()

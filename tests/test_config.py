@@ -26,6 +26,7 @@ def run_bot(tmp_path, env_text: str | None, **extra):
     ("DISCORD_TOKEN=Bot abc.def\n", "looks malformed"),
     ("DISCORD_TOKEN=abc\nDEV_GUILD_ID=my-server\n", "DEV_GUILD_ID must be a server id"),
     ("DISCORD_TOKEN=abc\nLOG_LEVEL=LOUD\n", "LOG_LEVEL must be one of"),
+    ("DISCORD_TOKEN=abc\nCLEAR_GUILD_COMMANDS=123,my-server\n", "CLEAR_GUILD_COMMANDS must be server ids"),
     ("DISCORD_TOKEN=abc\nDATABASE_URL=tonk.db\n", "DATABASE_URL must be a URL"),
     ("DISCORD_TOKEN=abc\nDISCORD_API_BASE=discord.local/api\n", "DISCORD_API_BASE must start with http"),
     ("DISCORD_TOKEN=abc\nDISCORD_GATEWAY_URL=http://x\n", "DISCORD_GATEWAY_URL must start with ws"),
@@ -85,9 +86,9 @@ def test_env_example_lists_every_setting_the_readme_documents_and_the_code_reads
     example = dotenv_values(root / ".env.example")
     readme = (root / "README.md").read_text()
     # TONK_ENV_FILE names the file itself; TONK_TEST_DEAL_SEED is the test suite's, not the bot's
-    documented = set(re.findall(r"`((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD)_[A-Z_]+)`", readme)) - {"TONK_ENV_FILE",
+    documented = set(re.findall(r"`((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD|CLEAR)_[A-Z_]+)`", readme)) - {"TONK_ENV_FILE",
                                                                                           "TONK_TEST_DEAL_SEED"}
-    read = set(re.findall(r'"((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD)_[A-Z_]+)"', (root / "bot/config.py").read_text()))
+    read = set(re.findall(r'"((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD|CLEAR)_[A-Z_]+)"', (root / "bot/config.py").read_text()))
     assert set(example) == documented == read
     # copied as it is, with a token, it gives the defaults
     filled = {k: v or "" for k, v in example.items()} | {"DISCORD_TOKEN": "abc"}
@@ -111,3 +112,8 @@ def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch):
     assert event_loop_factory(None) is None
     with pytest.raises(ConfigError, match="uvloop is not installed"):
         event_loop_factory("uvloop")
+
+
+def test_servers_to_clear_commands_in_are_read_as_ids():
+    assert load_settings({"DISCORD_TOKEN": "abc"}).clear_guild_commands == ()
+    assert load_settings({"DISCORD_TOKEN": "abc", "CLEAR_GUILD_COMMANDS": " 12, 34,12 "}).clear_guild_commands == (12, 34)

@@ -94,7 +94,7 @@ def check_finished(game: Game) -> None:
     assert sum(out.payments) == 0
     assert all(p >= 0 for p in out.pushups)
     result = game.result()
-    if getattr(game, "side_bets", None):
+    if game.side_bets:
         pot_in = sum(b.pot_in for b in game.side_bets.values())
         assert sum(result["side_payments"]) + sum(result["pot_out"].values()) - pot_in == 0
     record = json.loads(json.dumps(game.record()))

@@ -7,7 +7,7 @@ import random
 
 from bot.table import Level, Scoring, Status, Table
 from cogs import render
-from cogs.live import LiveHand, LiveTables
+from cogs.live import LiveHand, LiveTables, warning_lead
 from engine import DRAW, DROP, Discard, Rules, Spread, sorted_hand
 from engine_helpers import C, deal
 
@@ -140,8 +140,8 @@ def test_plurals():
     closed = render.table_message(table._close("Ended.")[0].public())
     assert field(closed, "After 1 hand")
     assert "5 cards" in field(render.table_message(table.public()), "Seats")
-    assert render._score_text(table.public(), 1, 1, unit="point") == "+1 point"
-    assert render._score_text(table.public(), -2, 1, unit="point") == "-2 points"
+    assert render._score_text(table.public(), 1, 1) == "+1 point"
+    assert render._score_text(table.public(), -2, 1) == "-2 points"
 
 
 def test_a_newcomer_between_hands_sits_at_the_dealers_right_and_the_deal_passes_on():
@@ -203,3 +203,12 @@ async def test_a_click_waits_only_for_an_edit_in_flight_of_the_message_it_answer
     lock.release()  # the edit landed
     await asyncio.gather(on_live, *elsewhere)
     assert entered == [None, 499, 500]
+
+
+def test_every_turn_timer_the_settings_accept_has_a_warning_before_it_runs_out():
+    # /tonk settings takes 3 s to 3600 s: each warns with whole seconds left, after the turn began
+    for seconds in range(3, 3601):
+        lead = warning_lead(seconds)
+        assert 1 <= lead <= seconds / 2, seconds
+    # a quarter of the turn, at least 5 s, where that leaves half the turn before the warning
+    assert [warning_lead(s) for s in (3, 4, 5, 6, 9, 10, 20, 90, 3600)] == [1, 2, 2, 3, 4, 5, 5, 22, 900]

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 
 from cogs import pictures
-from cogs.card_art import card_image, printable
+from cogs.card_art import card_image
 from cogs.pictures import (
     HandPicture,
     SeatPicture,
@@ -82,9 +82,9 @@ def busy_table() -> TablePicture:
 def test_table_picture_is_a_small_png_at_discord_embed_width():
     picture = render_table(busy_table())
     image = decoded(picture)
-    assert image.width == pictures.TABLE_WIDTH <= 800 and 300 <= image.height <= 800
+    assert image.width == pictures.TABLE_WIDTH <= 800 and 300 <= image.height <= 900
     assert len(picture.png) < 100_000  # tens of kilobytes, far under Discord's 8 MB
-    assert image.getpixel((400, image.height - 8))[1] > image.getpixel((400, image.height - 8))[0]  # green felt
+    assert image.getpixel((200, image.height - 8))[1] > image.getpixel((200, image.height - 8))[0]  # green felt
 
 
 def test_every_card_on_the_table_is_the_card_it_claims():
@@ -196,11 +196,16 @@ def test_pictures_are_cached_per_state():
     assert other.png != first.png
 
 
-def test_names_the_font_cannot_draw_are_shown_plainly():
-    assert printable("José Ñandú") == "Jose Nandu"
-    assert printable("🂡 King") == "? King"
-    picture = render_table(TablePicture((SeatPicture("Zoë 🃏", 5), SeatPicture("名前", 5)), stock=30))
-    assert decoded(picture).width == pictures.TABLE_WIDTH
+def test_spreads_are_numbered_in_the_picture_as_the_controls_name_them():
+    seats = (SeatPicture("Ann", 5), SeatPicture("Bob", 5))
+    spreads = (SpreadPicture("Ann", cards("4s 5s 6s")), SpreadPicture("Bob", cards("9h 9d 9c")))
+    picture = render_table(TablePicture(seats, spreads, stock=None))
+    texts = picture.texts
+    pairs = {(a.text, b.text) for a, b in zip(texts, texts[1:])
+             if a.box[2] < b.box[0] and abs(a.box[1] - b.box[1]) < 6}  # a number just left of a name
+    assert {("1", "Ann"), ("2", "Bob")} <= pairs
+    assert "spread 1 of Ann: 4 of spades, 5 of spades, 6 of spades" in picture.alt
+    assert "spread 2 of Bob: 9 of hearts, 9 of diamonds, 9 of clubs" in picture.alt
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])

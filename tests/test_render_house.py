@@ -340,7 +340,7 @@ def test_rules_explains_what_is_not_played_here():
 
 
 def test_new_offers_every_preset_and_help_follows_the_house_rules():
-    from cogs.tonk import PRESET_CHOICES
+    from cogs.common import PRESET_CHOICES
     from engine.help import help_sections
 
     new = {"rushville", "chicago", "deuces wild", "newark", "washington dc", "scarne", "vietnam", "slap",

@@ -332,7 +332,7 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
     assert view.status is Status.BETWEEN_HANDS
     labels = [getattr(item.item, "label", None) or item.item.placeholder
               for item in render.table_message(view.public())["view"].children]
-    assert labels == ["Next hand", "Join", "Leave", "Host: remove a seat…"]
+    assert labels == ["Next hand", "Join", "Leave", "Host: remove a seat…", "Rules"]
     view = await do(service, view.id, BOB, NextHand)
     assert view.hand_number == 2 and [s.name for s in view.seats] == ["alice", "bob"]
 
@@ -411,3 +411,33 @@ async def test_what_the_service_holds_after_each_save_is_what_the_store_gives_ba
         fresh = await TableService(db).load(view.id)
         assert (fresh.to_json(), fresh.version) == (view.to_json(), view.version)
         assert fresh.ping == view.ping
+
+
+async def test_forgetting_a_server_closes_its_tables_then_deletes_everything_of_it_only(db):
+    service = TableService(db, rng=random.Random(4))
+    closed = []
+    service.listeners.append(lambda table, events: closed.append(table.id) if not table.is_open else None)
+    view = await started(service, ALICE, BOB)
+    while view.status is Status.PLAYING:  # one hand stored on this server
+        game = view.game
+        action = first_legal(None, None, game.view(game.turn))
+        view = await play(service, view.id, [ALICE, BOB][game.turn], action.verb, play_value(action))
+    other = await service.open_table(guild_id=GUILD + 1, channel_id=CHANNEL + 1, host=CAROL)
+    await service.update_settings(GUILD, stake=4)
+    assert await service.first_hand_hint(view, ALICE.user_id) is None  # alice has played here
+    with pytest.raises(UserError, match="Manage Server"):
+        await service.forget_server(GUILD, ALICE)
+    assert (await service.guild_settings(GUILD)).stake == 4  # a refusal deletes nothing
+    done = await service.forget_server(GUILD, Person(7, "mod", is_admin=True))
+    assert closed == [view.id]  # the open table was closed (its message says so) before it was deleted
+    assert (done.tables, done.hands, done.settings) == (1, 1, True)
+    assert (await service.guild_settings(GUILD)).stake == 1
+    assert await service.recent_hands(GUILD, 10) == []
+    assert await service.open_in_channel(CHANNEL) is None
+    with pytest.raises(UserError, match="no longer exists"):
+        await service.load(view.id)
+    assert await service.first_hand_hint(view, ALICE.user_id) is not None  # a newcomer again
+    assert (await service.open_in_channel(CHANNEL + 1)).id == other.id  # the other server keeps its table
+    # the channel is free for a new table
+    again = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE)
+    assert again.is_open

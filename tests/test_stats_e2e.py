@@ -3,9 +3,13 @@
 import io
 import re
 
+import pytest
+
 from PIL import Image
 
 from e2e_helpers import ack, reply_text
+from engine.help import points
+from fakediscord import CommandUnavailable
 from test_bot_e2e import PLAYERS, open_table, play_hand, start_bot, start_table
 
 
@@ -34,21 +38,22 @@ async def test_after_a_game_stats_top_and_the_chart_show_its_figures(fake_discor
     # carol's own profile, with her balance chart as an image
     profile = await command_message(fake, "carol", "tonk stats player")
     assert "Carol · Tonk stats" in profile.text
-    assert f"Net **{totals['Carol']:+d}** stakes".replace("+0", "0") in profile.text
+    assert f"Net **{points(totals['Carol'], sign=True)}**" in profile.text
     assert profile.text.count("**2 hands**") == 2  # this season and all time
     chart = profile.attachment("balance.png")
     image = Image.open(io.BytesIO(chart.data))
-    assert (image.format, image.size) == ("PNG", (800, 450))
+    assert (image.format, image.size) == ("PNG", (400, 300))
+    assert chart.description.startswith("Chart: ") and "Carol" in chart.description  # read by screen readers
     assert profile.embeds[0]["image"]["url"] == "attachment://balance.png"
 
     # someone else's, asked for by member, without a chart
     bobs = await command_message(fake, "alice", "tonk stats player", player="bob", chart="none")
-    assert "Bob · Tonk stats" in bobs.text and f"Net **{totals['Bob']:+d}** stakes".replace("+0", "0") in bobs.text
+    assert "Bob · Tonk stats" in bobs.text and f"Net **{points(totals['Bob'], sign=True)}**" in bobs.text
     assert bobs.attachments == []
 
     # the leaderboard: everyone's net, highest first, and the caller's place
     board = await command_message(fake, "alice", "tonk top")
-    lines = re.findall(r"\*\*(\d+)\.\*\* (\w+): ([+-]?\d+) · 2 hands", board.text)
+    lines = re.findall(r"\*\*(\d+)\.\*\* (\w+): ([+-]?\d+) points? · 2 hands", board.text)
     assert {name: int(net) for _, name, net in lines} == totals
     assert [int(net) for _, _, net in lines] == sorted(totals.values(), reverse=True)
     assert re.search(r"Your place\n\*\*\d\.\*\* Alice", board.text)
@@ -59,8 +64,9 @@ async def test_after_a_game_stats_top_and_the_chart_show_its_figures(fake_discor
 
     # a player with no hands is told so, ephemerally; only a manager names a season
     assert "has not played a hand" in await reply_text(await fake.slash("dave", "tonk", "tonk stats player"))
-    assert "Manage Server" in await reply_text(await fake.slash("alice", "tonk", "tonk season", name="Opening night"))
-    named = await command_message(fake, "admin", "tonk season", name="Opening night")
+    with pytest.raises(CommandUnavailable, match="lacks permissions"):  # members do not see /tonk-admin
+        await fake.slash("alice", "tonk", "tonk-admin season", name="Opening night")
+    named = await command_message(fake, "admin", "tonk-admin season", name="Opening night")
     assert "Season 1: Opening night" in named.text
     assert "Season 1: Opening night" in (await command_message(fake, "carol", "tonk top", category="streak")).text
     # season: offers the server's seasons by name while typing

@@ -21,7 +21,7 @@ def text_of(embed) -> str:
     parts = [data.get("title", ""), data.get("description", "")]
     for field in data.get("fields", []):
         parts += [field["name"], field["value"]]
-    return "\n".join(parts)
+    return "\n".join(parts + [data.get("footer", {}).get("text", "")])
 
 
 async def test_a_profile_shows_the_season_and_all_time_figures(played):  # noqa: F811
@@ -31,11 +31,11 @@ async def test_a_profile_shows_the_season_and_all_time_figures(played):  # noqa:
     text = text_of(stats_render.player_embed(report, server="Black Company", chart=True))
     assert "Alice · Tonk stats" in text and "Season 2: Spring league · Black Company" in text
     assert "**5 hands**, won 3 (60%)" in text and "**9 hands**, won 6 (67%)" in text
-    assert "Net **-13** stakes · 72 push-ups" in text and "Net **-5** stakes · 72 push-ups" in text
+    assert "Net **-13 points** · 72 push-ups" in text and "Net **-5 points** · 72 push-ups" in text
     assert "Drops won 1 · caught dropping 1" in text and "Drops won 2 · caught dropping 1" in text
-    assert "Biggest win +6 · loss -20" in text and "Best streak 5 wins" in text
+    assert "Biggest win +6 points · loss -20 points" in text and "Best streak 5 wins" in text
     assert "Current streak\n1 win" in text
-    assert "Favourite opponent\nBob: +1 over 8 hands" in text and "Nemesis\nGoblin: -6 over 9 hands" in text
+    assert "Favourite opponent\nBob: +1 point over 8 hands" in text and "Nemesis\nGoblin: -6 points over 9 hands" in text
     assert stats_render.player_embed(report, server="x", chart=True).image.url == "attachment://balance.png"
 
 
@@ -53,8 +53,9 @@ async def test_the_leaderboard_and_the_server_as_a_reader_sees_them(played):  # 
     service = StatsService(played)
     board = text_of(stats_render.top_embed(await service.top(guild_id=GUILD, category="net", account=BOB.account),
                                            server="Black Company"))
-    assert "**1.** Goblin: +17 · 5 hands\n**2.** Bob: +6 · 4 hands\n**3.** Cleo: -10 · 1 hand\n**4.** Alice: -13" in board
-    assert "Your place\n**2.** Bob: +6" in board
+    assert ("**1.** Goblin: +17 points · 5 hands\n**2.** Bob: +6 points · 4 hands\n**3.** Cleo: -10 points · 1 hand\n"
+            "**4.** Alice: -13 points") in board
+    assert "Your place\n**2.** Bob: +6 points" in board and "The same points as /tonk ledger" in board
     rate = text_of(stats_render.top_embed(await service.top(guild_id=GUILD, category="win_rate", min_hands=5,
                                                             account=BOB.account), server="x"))
     assert "**1.** Alice: 60%" in rate and "You need 5 hands in this season to rank by win rate." in rate
@@ -103,7 +104,7 @@ def test_nice_ticks_cover_the_values():
 
 
 async def test_computer_players_are_listed_and_found_by_name(played):  # noqa: F811
-    from cogs.stats_commands import _computer_account
+    from bot.stats import computer_account as _computer_account
 
     service = StatsService(played)
     assert await service.computers(guild_id=GUILD) == [("cpu:Goblin", "Goblin")]
@@ -118,6 +119,6 @@ async def test_computer_players_are_listed_and_found_by_name(played):  # noqa: F
         _computer_account("cpu:")
 
 
-def test_net_against_an_opponent_reads_as_whole_stakes_or_one_decimal():
-    assert stats_render.stakes(0.1 + 0.2 + 0.7) == "+1"  # a float's noise is no fraction
-    assert stats_render.stakes(-10 / 3) == "-3.3" and stats_render.stakes(0.0) == "0"
+def test_net_against_an_opponent_reads_as_whole_points_or_one_decimal():
+    assert stats_render.net_points(0.1 + 0.2 + 0.7) == "+1 point"  # a float's noise is no fraction
+    assert stats_render.net_points(-10 / 3) == "-3.3 points" and stats_render.net_points(0.0) == "0 points"

@@ -173,6 +173,20 @@ def test_end_and_idle_close():
     assert idle.status is Status.CLOSED and "idle" in events[0].reason
 
 
+def test_closing_asks_first_when_it_costs_others_a_hand_or_a_wait():
+    assert lobby(computers=2).end_question(ALICE) is None  # nobody else waits: close at once
+    assert seated((BOB, "bob")).end_question(ALICE) == "bob is seated, waiting for the deal."
+    assert seated((BOB, "bob"), (CAROL, "carol")).end_question(EVE, is_admin=True) == \
+        "alice, bob and carol are seated, waiting for the deal."
+    table = dealt()
+    assert table.end_question(ALICE) == f"Hand {table.hand_number} is in play: it pays nothing if the table closes now."
+    with pytest.raises(UserError, match="Only the host or a member with Manage Server"):
+        table.end_question(BOB)
+    closed, _ = table.end(ALICE, "alice")
+    with pytest.raises(UserError, match="closed"):
+        closed.end_question(ALICE)
+
+
 def test_json_round_trip_is_lossless_and_versioned():
     table = dealt()
     table, _ = table.act(user_at(table, table.to_act), DRAW)

@@ -29,6 +29,7 @@ from .errors import (
     TableClosedError,
     TableNotFoundError,
 )
+from .forget import Forgotten, forget_guild
 from .guilds import UNSET, get_guild_settings, update_guild_settings
 from .hands import (RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, has_played, recent_hands,
                     record_finished_hand)
@@ -91,6 +92,8 @@ from .tables import (
 from .transactions import read_transaction, write_transaction
 
 __all__ = [
+    "Forgotten",
+    "forget_guild",
     "has_played",
     "TOP_CATEGORIES",
     "BalancePoint",

@@ -106,8 +106,10 @@ def _migrate(connection: Connection, target: str) -> int:
             environment.configure(connection=connection, render_as_batch=True)
             with environment.begin_transaction():
                 environment.run_migrations()
-        log.info("database schema %s to version %s", "created at" if current is None else f"upgraded from {current}",
-                 target)
+        if current is None:
+            log.info("database: created the bot's tables (schema version %s)", target)
+        else:
+            log.info("database: upgraded from schema version %s to %s", current, target)
         current = target
     return int(current)
 

@@ -4,7 +4,7 @@
 five statements, one round trip each. On PostgreSQL they become one statement
 with data-modifying ``WITH`` queries: the hand's ``INSERT ... ON CONFLICT
 (hand_id) DO NOTHING RETURNING id, season`` first, then hands.py's own row
-statements (``hands.row_statements``), their rows read from JSON parameters and
+statements (``hand_statements.row_statements``), their rows read from JSON parameters and
 joined to the hand just inserted. If the hand id was taken, the hand query
 returns no row, so the row queries insert nothing: exactly once, decided by the
 unique index as before. The ledger rows arrive sorted (the store's lock order)
@@ -22,20 +22,20 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from . import hand_statements
 from .portable import retrying
 
 
 @cache
 def _finished_hand() -> tuple[Any, list[str], list[tuple[str, list[str]]]]:
     """The statement, the hand's columns, and each row table's columns (in JSON order)."""
-    from . import hands  # hands.py imports the store's modules; its statements are needed only now
 
-    hands_table = hands.Hand.__table__  # type: ignore[attr-defined]
-    hand_names = [column.name for column in hands_table.columns if column.name not in hands.FROM_THE_DATABASE]
+    hands_table = hand_statements.Hand.__table__  # type: ignore[attr-defined]
+    hand_names = [column.name for column in hands_table.columns if column.name not in hand_statements.FROM_THE_DATABASE]
     hand = (
         insert(hands_table)
         .values({**{name: bindparam(f"hand_{name}", type_=hands_table.c[name].type) for name in hand_names},
-                 "season": hands.current_season(bindparam("hand_guild_id"))})
+                 "season": hand_statements.current_season(bindparam("hand_guild_id"))})
         .on_conflict_do_nothing(index_elements=["hand_id"])
         .returning(hands_table.c.id, hands_table.c.season)
         .cte("hand")
@@ -54,7 +54,7 @@ def _finished_hand() -> tuple[Any, list[str], list[tuple[str, list[str]]]]:
         return statement.from_select([*names, column], source.order_by(rows.c.position))
 
     writes = [statement.cte(f"written_{index}") for index, statement in
-              enumerate(hands.row_statements("postgresql", rows_from_json))]
+              enumerate(hand_statements.row_statements("postgresql", rows_from_json))]
     return select(hand.c.id).add_cte(*writes), hand_names, row_names
 
 
@@ -65,7 +65,7 @@ def _as_json(value: Any) -> Any:
 async def write_finished_hand(session: AsyncSession, hand_row: dict[str, Any], *then: list[dict[str, Any]]) -> bool:
     """``hands.record_finished_hand``'s writes on PostgreSQL in one statement.
 
-    ``then`` are the rows for ``hands.ROW_TABLES``, in that order. Inside the
+    ``then`` are the rows for ``hand_statements.ROW_TABLES``, in that order. Inside the
     session's transaction if it has one (the caller commits, and retries), else
     on its own in autocommit mode, run again if PostgreSQL picks it as a deadlock
     victim. Returns False, having written nothing, if the hand id was taken.

@@ -44,6 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from . import hand_statements
 from .errors import DatabaseStartupError, SchemaTooNewError
 from .transactions import BEGIN_MODE_OPTION
 
@@ -105,33 +106,32 @@ class _FinishedHand:
     insert_sql: str
     hand_values: _Values
     row_values: tuple[_Values, ...]
-    """One a table of ``hands.ROW_TABLES``: the values each of its rows gives, in the view's order."""
+    """One a table of ``hand_statements.ROW_TABLES``: the values each of its rows gives, in the view's order."""
 
 
 @cache
 def _finished_hand(shape: tuple[int, ...]) -> _FinishedHand:
-    """The statement for a hand with ``shape[i]`` rows for ``hands.ROW_TABLES[i]``."""
-    from . import hands  # hands.py imports this module; its statements are needed only now
+    """The statement for a hand with ``shape[i]`` rows for ``hand_statements.ROW_TABLES[i]``."""
 
-    hands_table = hands.Hand.__table__  # type: ignore[attr-defined]
-    hand_columns = [column.name for column in hands_table.columns if column.name not in hands.FROM_THE_DATABASE]
+    hands_table = hand_statements.Hand.__table__  # type: ignore[attr-defined]
+    hand_columns = [column.name for column in hands_table.columns if column.name not in hand_statements.FROM_THE_DATABASE]
     view = f"{FINISHED_HAND}_{'_'.join(map(str, shape))}"
     view_columns = list(hand_columns)
     row_values: list[_Values] = []
-    tables = iter(zip(hands.ROW_TABLES, shape, strict=True))
+    tables = iter(zip(hand_statements.ROW_TABLES, shape, strict=True))
 
     def rows_from_parameters(statement: Any, column: str, from_hand: Any) -> Any:
         # The rows of this table: one SELECT of NEW's columns a row, without the columns
-        # every row takes from the hand (hands.SAME_AS_HAND), which come from the hand's.
+        # every row takes from the hand (hand_statements.SAME_AS_HAND), which come from the hand's.
         table, count = next(tables)
-        assert statement.table is table, "hands.row_statements builds its statements in ROW_TABLES order"
+        assert statement.table is table, "hand_statements.row_statements builds its statements in ROW_TABLES order"
         names = [other.name for other in table.columns if other.name != column]
-        own = [name for name in names if name not in hands.SAME_AS_HAND]
+        own = [name for name in names if name not in hand_statements.SAME_AS_HAND]
         row_values.append(_Values(own, table))
 
         def new(row: int, name: str) -> Any:
-            if name in hands.SAME_AS_HAND:
-                return literal_column(f"NEW.{hands.SAME_AS_HAND[name]}").label(name)
+            if name in hand_statements.SAME_AS_HAND:
+                return literal_column(f"NEW.{hand_statements.SAME_AS_HAND[name]}").label(name)
             view_columns.append(f"{table.name}_{row}_{name}")
             return literal_column(f"NEW.{view_columns[-1]}").label(name)
 
@@ -147,9 +147,9 @@ def _finished_hand(shape: tuple[int, ...]) -> _FinishedHand:
     hand_insert = insert(hands_table).from_select(
         [*hand_columns, "season"],
         select(*(literal_column(f"NEW.{name}") for name in hand_columns),
-               hands.current_season(literal_column("NEW.guild_id"))),
+               hand_statements.current_season(literal_column("NEW.guild_id"))),
     )
-    body = [hand_insert, *hands.row_statements("sqlite", rows_from_parameters)]
+    body = [hand_insert, *hand_statements.row_statements("sqlite", rows_from_parameters)]
     compiled = [str(statement.compile(dialect=_DIALECT, compile_kwargs={"literal_binds": True})) for statement in body]
     ddl = (
         f"CREATE TEMP VIEW IF NOT EXISTS {view} AS SELECT " + ", ".join(f"NULL AS {name}" for name in view_columns),
@@ -201,7 +201,7 @@ async def write_finished_hand(
 ) -> bool:
     """``hands.record_finished_hand``'s writes on SQLite: one statement, one call on aiosqlite's thread.
 
-    ``hand_row`` is the hand; ``then`` its rows for ``hands.ROW_TABLES``, in that order
+    ``hand_row`` is the hand; ``then`` its rows for ``hand_statements.ROW_TABLES``, in that order
     (the lock order). One ``INSERT`` into the TEMP view fires the trigger that writes them
     all, inside the session's transaction if it has one (the caller commits), else as a
     transaction of its own (its first step takes the write lock, as ``BEGIN IMMEDIATE``

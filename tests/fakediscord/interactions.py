@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .model import FakeAttachment, FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser, walk_components
+from .model import DEFAULT_MEMBER_PERMISSIONS, FakeAttachment, FakeChannel, FakeMember, FakeMessage, FakeRole, FakeUser, walk_components
 
 if TYPE_CHECKING:
     from .server import FakeDiscord
@@ -158,6 +158,29 @@ def base_payload(
         "entitlement_sku_ids": [],
         "authorizing_integration_owners": {"0": str(guild.id)},
         "context": 0,
+        "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+    }
+
+
+def dm_payload(fake: FakeDiscord, *, interaction_id: int, token: str, type: int, user, channel: FakeChannel,
+               data: dict[str, Any]) -> dict[str, Any]:
+    """An interaction in the user's DM with the bot: `user` instead of `member`, no guild, context 1."""
+    return {
+        "id": str(interaction_id),
+        "application_id": str(fake.application_id),
+        "type": type,
+        "data": data,
+        "channel_id": str(channel.id),
+        "channel": channel.payload(),
+        "user": user.payload(),
+        "token": token,
+        "version": 1,
+        "app_permissions": str(DEFAULT_MEMBER_PERMISSIONS),
+        "locale": "en-US",
+        "entitlements": [],
+        "entitlement_sku_ids": [],
+        "authorizing_integration_owners": {"1": str(user.id)},
+        "context": 1,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     }
 

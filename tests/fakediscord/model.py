@@ -54,6 +54,7 @@ FLAG_COMPONENTS_V2 = 1 << 15
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GUILD_VOICE = 2
 
 
 class Clock:
@@ -296,6 +297,8 @@ class FakeChannel:
                 "default_thread_rate_limit_per_user": 0,
                 "flags": 0,
             }
+            if self.type == GUILD_VOICE:
+                data.update(bitrate=64000, user_limit=0, rtc_region=None)
         if permissions is not None:
             data["permissions"] = str(permissions)
         return data
@@ -346,9 +349,10 @@ class FakeGuild:
         self.roles.append(role)
         return role
 
-    def add_channel(self, name: str) -> FakeChannel:
+    def add_channel(self, name: str, type: int = GUILD_TEXT) -> FakeChannel:
+        """A text channel, or with `type=GUILD_VOICE` a voice channel (whose chat takes commands)."""
         assert self._ids is not None
-        channel = FakeChannel(self._ids.next(), name.lstrip("#"), self, position=len(self.channels))
+        channel = FakeChannel(self._ids.next(), name.lstrip("#"), self, type=type, position=len(self.channels))
         self.channels[channel.id] = channel
         return channel
 

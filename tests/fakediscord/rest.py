@@ -354,7 +354,7 @@ class RestAPI:
     def _interaction_message(self, interaction: SentInteraction, fields: dict[str, Any], *, loading: bool = False) -> FakeMessage:
         ephemeral = bool(fields.get("flags", 0) & FLAG_EPHEMERAL)
         flags = fields.pop("flags", 0) | (FLAG_LOADING if loading else 0)
-        user = interaction.user.user.payload()
+        user = getattr(interaction.user, "user", interaction.user).payload()  # a member, or a user in a DM
         metadata: dict[str, Any] = {
             "id": str(interaction.id),
             "type": interaction.type,

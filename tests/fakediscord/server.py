@@ -31,6 +31,7 @@ from .interactions import (
     base_payload,
     build_command_data,
     component_data,
+    dm_payload,
     find_command,
     modal_submit_components,
     new_token,
@@ -498,6 +499,39 @@ class FakeDiscord(RestAPI, GatewayServer):
         data = build_command_data(self, definition, words[1:], member, {**(options or {}), **values})
         return await self._send_interaction(APPLICATION_COMMAND, member, channel, data, command=" ".join(words),
                                             locale=locale)
+
+    async def slash_dm(self, user: UserLike, command: str, /, *, old_client: bool = False,
+                       **values: Any) -> SentInteraction:
+        """`user` runs `/command` in their DM with the bot. Raises CommandUnavailable if the command's
+        `contexts` leave out bot DMs (1), as the Discord client does; `old_client=True` sends it
+        anyway, like a client that still shows an older registration of the command."""
+        account = self.user(user)
+        words = command.strip().lstrip("/").split()
+        definition = self._command(None, words[0])
+        contexts = definition.get("contexts")
+        allowed = (1 in contexts) if contexts is not None else definition.get("dm_permission", True)
+        if not allowed and not old_client:
+            raise CommandUnavailable(f"/{words[0]} is not offered in DMs (contexts {contexts})")
+        channel = self.dm_channel(account)
+        if channel is None:
+            channel = FakeChannel(self.ids.next(), f"dm-{account.name}", None, type=DM, recipient=account)
+            self.dm_channels[channel.id] = channel
+        data = build_command_data(self, definition, words[1:], None, values)  # type: ignore[arg-type]
+        sessions = [s for s in self.sessions.values() if s.alive and s.ready]
+        if not sessions:
+            raise BotNotConnected("no bot session for a DM")
+        session = max(sessions, key=lambda s: (s.connected, s.identified_at))
+        interaction_id, token = self.ids.next(), new_token()
+        payload = dm_payload(self, interaction_id=interaction_id, token=token, type=APPLICATION_COMMAND,
+                             user=account, channel=channel, data=data)
+        interaction = SentInteraction(
+            fake=self, id=interaction_id, token=token, type=APPLICATION_COMMAND, user=account, channel=channel,
+            payload=payload, sent_at=self.clock.now(), sent_perf=time.perf_counter(), command=" ".join(words),
+        )
+        self.interactions[interaction.id] = interaction
+        self._by_token[token] = interaction
+        await session.dispatch("INTERACTION_CREATE", payload)
+        return interaction
 
     async def autocomplete(
         self, user: UserLike, channel: ChannelLike | None, command: str, focused: str, /, **values: Any

@@ -1,0 +1,30 @@
+# The ordinary Tonk bot: one process, its SQLite database on a volume.
+#   docker build -t tonk-bot .
+#   docker run -d --name tonk --restart unless-stopped --env-file .env -v tonk-data:/data tonk-bot
+# Only DISCORD_TOKEN is required in .env. The database is /data/tonk.db on the volume: it outlives
+# the container, and an upgrade (build the new image, run it on the same volume) migrates it at start.
+# docker-compose.yml runs this image as two shards on PostgreSQL instead.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /app
+# the package's files only (see .dockerignore): its dependencies install once, at build time
+COPY pyproject.toml README.md ./
+COPY engine ./engine
+COPY bot ./bot
+COPY cogs ./cogs
+RUN pip install --no-cache-dir . \
+    && useradd --system --uid 10001 --home-dir /data tonk \
+    && mkdir -p /data \
+    && chown tonk /data
+
+USER 10001
+ENV DATABASE_URL=sqlite+aiosqlite:////data/tonk.db
+VOLUME ["/data"]
+# SIGTERM (docker stop) closes the bot within seconds
+STOPSIGNAL SIGTERM
+CMD ["python", "-m", "bot"]

@@ -1,0 +1,147 @@
+"""`/tonk-admin`: the commands of a server's managers, in a group of their own.
+
+Discord shows a command to a member only if they have its group's
+`default_member_permissions` (here Manage Server; a server may grant it to other
+roles in its Integrations settings). It ignores that on a subcommand, which is why
+these are not `/tonk settings` and `/tonk season` any more: under `/tonk`, every member
+saw them. Each command still checks Manage Server when it runs, and so does each click
+on a confirmation, because a server can change who sees a command.
+
+Whatever cannot be undone asks first, with buttons (`cogs.components.AskButton`):
+starting a new season, and forgetting the server.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.errors import UserError
+from bot.service import TableService
+from engine.help import plural
+
+from cogs import render, stats_commands
+from cogs.components import ASK_EVENT, AskButton, view_of
+from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
+
+GROUP_NAME = "tonk-admin"
+
+FORGET_QUESTION = (
+    "**Delete everything Tonk keeps about this server?**\n"
+    "Its settings, every table (an open one closes now: an unfinished hand pays nothing), every hand "
+    "played here and its record, the ledger of every season, the stats and the season names. "
+    "Players' data on other servers stays. This cannot be undone."
+)
+SEASON_QUESTION = ("**Start a new season?** The standings of this season are archived (`season:` in /tonk stats "
+                   "and /tonk top still shows them) and everyone starts again from 0.")
+
+
+def asking(question: str, what: str, yes: str) -> dict:
+    """An ephemeral confirmation: the question, a red button that does it, a grey one that does not."""
+    return {"content": question,
+            "view": view_of(AskButton(what, yes, discord.ButtonStyle.danger),
+                            AskButton("keep", "Keep everything as it is"))}
+
+
+def forgotten_text(done) -> str:
+    parts = [plural(done.tables, "table"), plural(done.hands, "hand"), plural(done.ledger_rows, "ledger row")]
+    return (f"Done: this server's Tonk data is deleted ({and_list(parts)}"
+            f"{', and its settings' if done.settings else ''}). /tonk new starts afresh.")
+
+
+@app_commands.guild_only()
+@app_commands.guild_install()
+@app_commands.default_permissions(manage_guild=True)
+class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
+                   group_description="Tonk for server managers: settings, seasons, deleting this server's data"):
+    def __init__(self, tonk: commands.Cog):
+        """`tonk`: the Tonk cog, whose service, live tables and stats these commands share."""
+        self.tonk = tonk
+        self.service: TableService = tonk.service  # type: ignore[attr-defined]
+        super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return in_server(interaction)
+
+    # ------------------------------------------------------------------ /tonk-admin settings
+
+    @app_commands.command(name="settings", description="Server defaults for new tables (Manage Server)")
+    @app_commands.checks.has_permissions(manage_guild=True)  # and at run time: a server can show it to others
+    @app_commands.describe(
+        preset="Default house rules", stake="Default stake", scoring="Default scoring mode",
+        turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
+        disallow_channel="Stop this channel hosting tables", all_channels="Let every channel host tables",
+        new_season="Archive the ledger and start a new season (asks first)",
+        pictures="Show tables and hands as pictures (off: text only)",
+    )
+    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
+    async def settings(self, interaction: discord.Interaction, preset: str | None = None,
+                       stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
+                       turn_timer: app_commands.Range[int, 3, 3600] | None = None,
+                       allow_channel: discord.TextChannel | None = None,
+                       disallow_channel: discord.TextChannel | None = None,
+                       all_channels: bool = False, new_season: bool = False,
+                       pictures: bool | None = None) -> None:
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        current, notes = await self.service.update_settings(
+            guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
+            allow_channel=allow_channel.id if allow_channel else None,
+            disallow_channel=disallow_channel.id if disallow_channel else None,
+            all_channels=all_channels, pictures=pictures)
+        self.tonk.live.settings_changed(guild_id)
+        embed = render.settings_embed(current, notes)
+        if not new_season:
+            await interaction.response.send_message(embed=embed, ephemeral=True)
+            return
+        await interaction.response.send_message(embed=embed, ephemeral=True,
+                                                **asking(SEASON_QUESTION, "season", "Start a new season"))
+
+    # ------------------------------------------------------------------ /tonk-admin season
+
+    @app_commands.command(name="season",
+                          description="Name this server's current season, or an ended one (Manage Server)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    @app_commands.describe(name="The season's name", number="Which season (default: the current one)")
+    async def season(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 50],
+                     number: app_commands.Range[int, 1] | None = None) -> None:
+        await stats_commands.name_season(self.tonk.stats, interaction, name=name, number=number)
+
+    # ------------------------------------------------------------------ /tonk-admin forget
+
+    @app_commands.command(name="forget", description="Delete everything Tonk keeps about this server (asks first)")
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def forget(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(**asking(FORGET_QUESTION, "forget", "Delete this server's data"),
+                                                ephemeral=True)
+
+    # ------------------------------------------------------------------ the confirmations' buttons
+
+    @commands.Cog.listener(f"on_{ASK_EVENT}")
+    async def on_ask(self, interaction: discord.Interaction, what: str) -> None:
+        try:
+            await self._answer(interaction, what)
+        except Exception as exc:
+            await report_error(interaction, exc)
+
+    async def _answer(self, interaction: discord.Interaction, what: str) -> None:
+        if what == "keep":
+            await interaction.response.edit_message(content="Nothing changed.", view=None)
+            return
+        if not in_server(interaction):
+            return
+        person = person_of(interaction)
+        if not person.is_admin:
+            raise UserError("You need the Manage Server permission for that.")
+        guild_id = interaction.guild_id
+        assert guild_id is not None
+        if what == "season":
+            current, notes = await self.service.update_settings(guild_id, new_season=True)
+            await interaction.response.edit_message(content=None, embed=render.settings_embed(current, notes),
+                                                    view=None)
+        elif what == "forget":
+            await interaction.response.defer()  # closing the open tables first may take a moment
+            done = await self.service.forget_server(guild_id, person)
+            self.tonk.live.settings_changed(guild_id)
+            await interaction.edit_original_response(content=forgotten_text(done), view=None)
