@@ -111,7 +111,7 @@ class SideBets:
         """The finished hand's side stakes go into their pots; a pot won moves, in the ledger,
         from everyone who paid into it since it was last won to its winner. The new value, and
         per seat what the ledger moves (empty when no pot was won; zero-sum)."""
-        dealt = getattr(game, "side_bets", None)  # a game of house rules only (until the engine is one)
+        dealt = game.side_bets if game is not None else None
         if not dealt:
             return self, ()
         winners = game.side_winners()
@@ -135,14 +135,14 @@ class SideBets:
 
     def public(self, game, seats, settled: tuple[int, ...]) -> "PublicSideBets | None":
         """The side bets as everyone sees them, with the hand dealt's (`game`, if any) bets."""
-        dealt = getattr(game, "side_bets", None) or {}
+        dealt = game.side_bets if game is not None else {}
         if not self.on and not dealt:
             return None
         names = {s.user_id: s.name for s in seats if s.is_human}
         winners = game.side_winners() if dealt else {}
         hand = tuple(
             PublicSideBet(kind, bet.seats, bet.pot, bet.suit,
-                          tuple(getattr(game, "side_cards", ())) if kind == "high_card" else (), winners.get(kind))
+                          tuple(game.side_cards) if kind == "high_card" else (), winners.get(kind))
             for kind, bet in dealt.items())
         return PublicSideBets(
             kinds=self.kinds, stake=self.stake, suit_call=self.suit_call,

@@ -8,11 +8,12 @@ changes the state or raises a `TonkError` and changes nothing.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from itertools import combinations
+from collections.abc import Mapping
+from types import MappingProxyType
 
-from .actions import DISCARDS, DRAW, DROP, TAKE, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard, action_from_record
-from .cards import BOOK_BIAS, BOOK_TOP, CARD_COUNT, RANK_TALLY, SUIT_NUMBER, Card, Suit, count, shuffle
+from .actions import (DISCARDS, DRAW, DROP, TAKE, Action, Claim, Discard, Draw, Drop, Hit, Slap, Spread, Swap, TakeDiscard,
+                      action_from_record)
+from .cards import Card, Suit, count, shuffle
 from .errors import IllegalAction, NotYourTurn, RecordError, RulesError, TonkError
 from .outcome import (
     RUN_OUT_MULTIPLE,
@@ -24,16 +25,45 @@ from .outcome import (
     settle_stock_out,
     win_by_one,
 )
+from .house import HouseState, house_rules
 from .rules import Rules
+from .session import high_card_winner, settle_side_bets, side_bets_from_record
+from .spreads import OVER, PLAY, SLAP_DISCARD, START, TableSpread, run_positions, spreads_in
+from .view import PublicEvent, SeatView, public_history
 
-START = "start"  # the seat to act may drop, draw or take the discard
-PLAY = "play"  # the seat has drawn: spread, hit, then discard
-OVER = "over"
+__all__ = [  # the spreads' and phases' names stay importable from here, as before
+    "MAX_PLAYERS", "MAX_STAKE", "MIN_PLAYERS", "OVER", "PLAY", "SLAP_DISCARD", "START", "Game", "TableSpread",
+    "check_deck", "cut_for_dealer", "full_deck", "next_dealer", "run_positions", "shuffled_deck", "spreads_in",
+    "stacked_deck",
+]
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 MAX_STAKE = 1_000_000  # points per single stake: far above any table, far below trouble
 _DEFAULT_NAMES = tuple(tuple(f"Player {i + 1}" for i in range(n)) for n in range(MAX_PLAYERS + 1))
+# the house rules' per-seat state of a game without them, by number of players (never changed)
+_ZEROS = tuple((0,) * n for n in range(MAX_PLAYERS + 1))
+_FALSES = tuple((False,) * n for n in range(MAX_PLAYERS + 1))
+_NONES = tuple((None,) * n for n in range(MAX_PLAYERS + 1))
+_NO_SIDE_BETS: Mapping = MappingProxyType({})
+
+
+def _house_field(name: str, off, doc: str) -> property:
+    """A read-only field of the house rules' state (`Game.hs`); `off` (a value, or a
+    tuple of per-seat values by number of players) when the game has no house rules."""
+    if type(off) is tuple and off and type(off[0]) is tuple:
+        def get(self):
+            hs = self.hs
+            if hs is not None:
+                return getattr(hs, name)
+            n = len(self.players)
+            return off[n] if n < len(off) else off[1][:1] * n
+    else:
+        def get(self):
+            hs = self.hs
+            return getattr(hs, name) if hs is not None else off
+    get.__name__ = name
+    return property(get, doc=doc)
 
 
 _FULL_DECKS: dict[Rules, tuple[tuple[Card, ...], int]] = {}
@@ -94,39 +124,25 @@ def cut_for_dealer(players: int, rng: random.Random) -> tuple[int, list[list[Car
             return contenders[0], rounds
 
 
-@dataclass(slots=True)
-class TableSpread:
-    """A spread on the table: who laid it, book or run, and its cards (runs in order)."""
-
-    owner: int
-    kind: str  # "book" or "run"
-    cards: list[Card]
-    named: dict | None = None  # wild card -> the card it stands for (house rule: wild cards)
-
-    def to_dict(self) -> dict:
-        data = {"owner": self.owner, "kind": self.kind, "cards": [c.code for c in self.cards]}
-        if self.named:
-            data["as"] = {w.code: n.code for w, n in self.named.items()}
-        return data
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "TableSpread":
-        named = {Card.parse(w): Card.parse(n) for w, n in data["as"].items()} if data.get("as") else None
-        return cls(data["owner"], data["kind"], [Card.parse(c) for c in data["cards"]], named)
-
-    def natural(self) -> list[Card]:
-        """The cards as they count in the spread: each wild card as the card it stands for."""
-        named = self.named
-        return [named.get(c, c) for c in self.cards] if named else self.cards
-
-
 class Game:
-    """One hand: the full state, with every hidden card. Build it with `Game.deal`."""
+    """One hand: the full state, with every hidden card. Build it with `Game.deal`.
+
+    There is one kind of game. The house rules of RULES.md sections 9-11 and the side bets
+    of section 10 are a rule object, `house` (an `engine.house.HouseRules`, None for the
+    standard game), that this class's one `verify` and one `apply` consult where a house
+    rule changes what is legal or what happens; what only they change is kept in `hs` (an
+    `engine.house.HouseState`, None with them). Every game has every query and every part
+    of the state (`slappers()`, `side_bets`, `boobed`, ...): without the house rules they
+    read as empty (no slap window, no side bet, nobody boobed), so a caller never asks
+    which kind of game it holds.
+    """
 
     __slots__ = (
         "rules", "players", "dealer", "stake", "deck", "hands", "stock", "discard", "spreads",
         "turn", "phase", "waits", "drop_blocked", "hit_flags", "spreads_this_turn",
         "reshuffles", "turns", "log", "outcome", "_pos",
+        "house", "hs",  # the house rules' rule object and the state only they change (None, None without them)
+        "_public",  # engine.view's public history, extended as the log grows (None: not built yet)
     )
 
     def __init__(self) -> None:  # use Game.deal / Game.from_json
@@ -149,7 +165,7 @@ class Game:
         """Deal a hand (RULES.md section 2) and settle a tonk on the deal at once.
 
         House rules of RULES.md section 9 and side bets (section 10, `engine.session`)
-        deal an `engine.house.HouseGame`, which keeps this class's fast paths free of them.
+        give the game its `house` rule object.
         """
         if isinstance(players, int):
             names = list(_DEFAULT_NAMES[players] if 0 <= players <= MAX_PLAYERS else (f"Player {i + 1}" for i in range(players)))
@@ -174,12 +190,8 @@ class Game:
         else:
             deck = list(deck)
             check_deck(rules, deck)
-        house = rules._house or side_bets
-        if house and cls is Game:
-            from .house import HouseGame
-
-            cls = HouseGame
-        game = cls()
+        house = house_rules(rules) if rules._house or side_bets else None
+        game = object.__new__(cls)  # every field is set below
         game.rules = rules
         game.players = names
         game.dealer = dealer
@@ -205,8 +217,10 @@ class Game:
         game.turns = 0
         game.log = []
         game.outcome = None
-        if house:
-            game._setup(side_bets)
+        game.house = house
+        game.hs = None if house is None else HouseState(n, side_bets, game.hands)
+        game._public = None
+        if house is not None:
             counts = game.counts()
         else:
             counts = [count(h) for h in game.hands]
@@ -223,8 +237,21 @@ class Game:
             game._begin_turn((dealer + 1) % n)
         return game
 
-    def _setup(self, side_bets) -> None:
-        """Hook for HouseGame: its own state, set before the tonk on the deal is settled."""
+    # the house rules' state, as every game reads it: as dealt (and never changed) without them
+    own_turns = _house_field("own_turns", _ZEROS, "each seat's turns so far (first turn tonk out, claims)")
+    hits_this_turn = _house_field("hits_this_turn", 0, "hits this turn (hits per turn)")
+    taken = _house_field("taken", None, "take must be used: the card taken this turn")
+    hit_waits = _house_field("hit_waits", _ZEROS, "the part of each seat's wait a hit added (hit bars going out)")
+    barred_by_hit = _house_field("barred_by_hit", False, "hit bars going out: this turn's wait came from a hit")
+    hit_any = _house_field("hit_any", _FALSES, "each seat hit (slapped or swapped) this hand (hit spoils tonk out)")
+    boobed = _house_field("boobed", _FALSES, "each seat boobed: emptied its hand too late to win")
+    window = _house_field("window", None, "slap: the seat whose discard may be slapped now")
+    slapper = _house_field("slapper", None, "slap: the slapper owing its extra discard")
+    pending = _house_field("pending", None, "slap next player first: (slapper, state before, discarder)")
+    side_bets = _house_field("side_bets", _NO_SIDE_BETS, "this deal's side bets by kind (RULES.md section 10)")
+    side_cards = _house_field("side_cards", _NONES, "high card side bet: each seat's shown card (public)")
+    naturals_winner = _house_field("naturals_winner", None, "naturals side bet: the seat of the first natural book")
+    swaps = _house_field("swaps", (), "the wild card each swap took into hand, in order (public)")
 
     # ------------------------------------------------------------------ queries
 
@@ -242,17 +269,23 @@ class Game:
 
     @property
     def to_act(self) -> int:
-        """The seat whose action the hand waits for (a slapper's extra discard under house rules)."""
-        return self.turn
+        """The seat whose action the hand waits for: `turn`, or a slapper owing its extra discard."""
+        return self.slapper if self.phase == SLAP_DISCARD else self.turn
 
     def counts(self) -> list[int]:
+        if self.rules.face_values == "ranked":  # house rule: J 11, Q 12, K 13
+            value = self.rules.card_value
+            return [sum(value(c) for c in h) for h in self.hands]
         return [count(h) for h in self.hands]
 
     def can_drop(self, seat: int) -> bool:
-        return self.phase == START and seat == self.turn and not self.drop_blocked
+        return self.is_legal(seat, DROP)
 
     def legal_actions(self, seat: int) -> list[Action]:
-        """Every action `seat` may take now (empty when it is not that seat's turn)."""
+        """Every action `seat` may take now: under house rules also a slap out of turn
+        (empty when the seat has nothing to do)."""
+        if self.house is not None:  # the house rules' candidates, each one passed through `verify`
+            return self.house.legal_actions(self, seat)
         if self.phase == OVER or seat != self.turn:
             return []
         if self.phase == START:
@@ -269,7 +302,7 @@ class Game:
         return actions
 
     def possible_spreads(self, hand) -> list[tuple[Card, ...]]:
-        """Every book and run that can be laid from `hand`."""
+        """Every natural book and run that can be laid from `hand`."""
         return spreads_in(hand, self._pos)
 
     def possible_hits(self, hand) -> list[tuple[Card, int]]:
@@ -284,6 +317,8 @@ class Game:
     def _fits(self, card: Card, spread: TableSpread) -> bool:
         if card.joker:
             return False
+        if self.house is not None:
+            return self.house.fits(card, spread)
         first = spread.cards[0]
         if spread.kind == "book":
             return self.rules.hit_books and card.rank is first.rank and len(spread.cards) < 4
@@ -293,20 +328,60 @@ class Game:
         p = pos[card.rank]
         return p == pos[first.rank] - 1 or p == pos[spread.cards[-1].rank] + 1
 
+    def slappers(self) -> list[int]:
+        """The seats that may slap now (the bot enables its Slap! button for them); [] when
+        no slap window is open, as always without the slap house rule."""
+        house = self.house
+        if house is None or not house.slap or self.phase == OVER:
+            return []
+        return [seat for seat in range(len(self.players)) if house.legal_slaps(self, seat)]
+
+    def legal_slaps(self, seat: int) -> list[Slap]:
+        """The slaps `seat` may make now, also out of turn ([] without the slap house rule)."""
+        return [] if self.house is None else self.house.legal_slaps(self, seat)
+
+    def slap_window_open(self) -> bool:
+        """Is there a discard that some seat may slap now?"""
+        return bool(self.slappers())
+
+    def side_winners(self) -> dict[str, int | None]:
+        """The seat that wins each side bet of this hand so far (None: nobody, the pot carries)."""
+        winners = {"naturals": self.naturals_winner}
+        if "high_card" in self.side_bets:
+            winners["high_card"] = high_card_winner(self.side_cards)
+        return winners
+
+    def side_result(self) -> tuple[list[int], dict[str, int]]:
+        """(side_payments, pot_out) of this hand's side bets (RULES.md section 10)."""
+        return settle_side_bets(self.side_bets, self.side_winners(), self.num_players)
+
     # ------------------------------------------------------------------ verifying
 
     def verify(self, seat: int, action: Action) -> None:
-        """Raise a TonkError that names the broken rule, or return if `action` is legal."""
-        if self.phase == OVER:
+        """Raise a TonkError that names the broken rule, or return if `action` is legal.
+
+        The standard game's order of play; the house rule object (`house`) is asked
+        where a house rule of RULES.md section 9 allows or forbids more.
+        """
+        phase = self.phase
+        if phase == OVER:
             raise IllegalAction("This hand is over.")
-        if not isinstance(seat, int) or not 0 <= seat < len(self.players):
+        if type(seat) is not int or not 0 <= seat < len(self.players):
             raise IllegalAction("There is no such seat at this table.")
+        kind = type(action)
+        house = self.house
+        if house is not None:  # out of turn: a slap, or a slapper's extra discard
+            if kind is Slap:
+                return house.verify_slap(self, seat, action)
+            if phase == SLAP_DISCARD:
+                return house.verify_extra_discard(self, seat, action)
+            if seat == self.turn and self.boobed[seat] and kind is not Drop:
+                raise IllegalAction("House rule (boobed): you emptied your hand too late to win; you must drop.")
         if seat != self.turn:
             raise NotYourTurn(f"It is {self.players[self.turn]}'s turn, not yours.")
-        kind = type(action)
-        if self.phase == START:
+        if phase == START:
             if kind is Drop:
-                if self.drop_blocked:
+                if self.drop_blocked and not self.boobed[seat]:  # boobed: drop even while waiting
                     raise IllegalAction("You are waiting: you cannot drop on this turn.")
                 return
             if kind is Draw:
@@ -314,18 +389,40 @@ class Game:
             if kind is TakeDiscard:
                 if not self.discard:
                     raise IllegalAction("The discard pile is empty: draw from the stock.")
+                if house is not None:
+                    house.verify_take(self, seat)
                 return
-            if kind in (Spread, Hit, Discard):
+            if kind is Claim and house is not None:
+                return house.verify_claim(self, seat)
+            if kind is Spread or kind is Hit or kind is Discard or (kind is Swap and house is not None):
                 raise IllegalAction("Draw from the stock or take the discard first (or drop).")
             raise IllegalAction(_not_at_this_table(action))
         # PLAY
         if kind is Drop:
-            raise IllegalAction("You can only drop at the start of your turn, before you draw.")
+            if house is None or self.rules.drop_when != "any_time":
+                raise IllegalAction("You can only drop at the start of your turn, before you draw.")
+            if self.drop_blocked:
+                raise IllegalAction("You are waiting: you cannot drop on this turn.")
+            house.require_taken_used(self, "drop")
+            return
         if kind is Draw or kind is TakeDiscard:
             raise IllegalAction("You have already drawn this turn: spread, hit or discard.")
         hand = self.hands[seat]
         if kind is Discard:
             self._require_in_hand(action.card, hand)
+            if house is not None:
+                house.verify_discard(self, seat, hand)
+            return
+        if house is not None:
+            if kind is Claim:
+                raise IllegalAction("An instant hand is claimed at the start of your first turn, before you draw.")
+            if kind is Hit or kind is Swap:
+                house.verify_hit(self, seat, action)
+            elif kind is Spread:
+                house.verify_spread(self, seat, action)
+            else:
+                raise IllegalAction(_not_at_this_table(action))
+            house.verify_taken_kept(self, seat, action)
             return
         if kind is Hit:
             self._require_in_hand(action.card, hand)
@@ -398,12 +495,17 @@ class Game:
         self.verify(seat, action)
         self.log.append((seat, action))
         kind = type(action)
+        house = self.house
         if kind is Draw:
+            if house is not None:
+                self._picked_up(None)
             if not self.stock and not self._reshuffle():
                 return self._end(self._stock_out())
             self.hands[seat].append(self.stock.pop())
             self.phase = PLAY
         elif kind is TakeDiscard:
+            if house is not None:
+                self._picked_up(self.discard[-1])
             self.hands[seat].append(self.discard.pop())
             self.phase = PLAY
         elif kind is Drop:
@@ -412,39 +514,177 @@ class Game:
             hand = self.hands[seat]
             hand.remove(action.card)
             self.discard.append(action.card)
+            extra = self.phase == SLAP_DISCARD  # a slapper's extra discard: the turn stays where it is
             if not hand:
-                return self._end(win_by_one("run_out", seat, self.counts(), self.stake, RUN_OUT_MULTIPLE))
-            self._begin_turn((seat + 1) % len(self.players))
-        elif kind is Spread:
-            hand = self.hands[seat]
+                out = self._went_out(seat, "run_out")
+                if out is not None:
+                    return out
+            if extra:
+                self.phase = START
+                self.hs.slapper = None
+                self.hs.pending = None
+            else:
+                self._begin_turn((seat + 1) % len(self.players))
+            if house is not None and house.slap:
+                self.hs.window = seat  # the discard may be slapped until the next player draws
+        elif kind is Slap:
+            return self._slap(seat, action)
+        elif kind is Claim:
+            multiple = house.turn_claims(self)[seat][0]  # type: ignore[union-attr]
+            return self._end(win_by_one("instant", seat, self.counts(), self.stake, multiple))
+        else:
+            return self._lay(seat, action, kind)
+        return None
+
+    def _lay(self, seat: int, action, kind) -> Outcome | None:
+        """A spread, a hit or (house rule) a wild swap: cards from the hand to the table."""
+        hand = self.hands[seat]
+        house = self.house
+        rules = self.rules
+        if kind is Spread:
             for c in action.cards:
                 hand.remove(c)
-            spread_kind = self._spread_kind(action.cards)
-            cards = list(action.cards)
-            if spread_kind == "run":
-                cards.sort(key=lambda c: self._pos[c.rank])
-            self.spreads.append(TableSpread(seat, spread_kind, cards))
+            if house is None:
+                spread_kind = self._spread_kind(action.cards)
+                cards = list(action.cards)
+                if spread_kind == "run":
+                    pos = self._pos
+                    cards.sort(key=lambda c: pos[c.rank])
+                spread = TableSpread(seat, spread_kind, cards)
+            else:
+                spread = house.new_spread(seat, action)
+            self.spreads.append(spread)
             self.spreads_this_turn += 1
-            if self.rules.waiting:
-                self.waits[seat] += self.rules.spread_wait
-            if not hand:
-                return self._end(self._tonk_out(seat))
+            if rules.waiting:
+                self.waits[seat] += rules.spread_wait
+            hs = self.hs
+            if (hs is not None and spread.kind == "book" and not spread.named and hs.naturals_winner is None
+                    and seat in getattr(hs.side_bets.get("naturals"), "seats", ())):
+                hs.naturals_winner = seat  # side bet: the first natural book
         elif kind is Hit:
-            hand = self.hands[seat]
             hand.remove(action.card)
             spread = self.spreads[action.spread]
-            if self._pos[action.card.rank] < self._pos[spread.cards[0].rank] and spread.kind == "run":
-                spread.cards.insert(0, action.card)
+            if house is None:
+                if spread.kind == "run" and self._pos[action.card.rank] < self._pos[spread.cards[0].rank]:
+                    spread.cards.insert(0, action.card)
+                else:
+                    spread.cards.append(action.card)
             else:
-                spread.cards.append(action.card)
-            if self.rules.waiting:
-                owner = spread.owner
-                if not (self.rules.hit_wait_cap and self.hit_flags[owner]):
-                    self.waits[owner] += self.rules.hit_wait
-                self.hit_flags[owner] = True
-            if not hand:
-                return self._end(self._tonk_out(seat))
+                house.place(spread, action.card, action.stands_for)
+                self.hs.hits_this_turn += 1
+            self._note_hit(seat, spread.owner)
+        else:  # Swap (house rule: wild swap): the natural card for the wild card standing for it
+            spread = self.spreads[action.spread]
+            wild = next(w for w, n in spread.named.items() if n is action.card)
+            hand.remove(action.card)
+            spread.cards[spread.cards.index(wild)] = action.card
+            del spread.named[wild]
+            if not spread.named:
+                spread.named = None
+            hand.append(wild)
+            self.hs.swaps.append(wild)
+            self._note_hit(seat, spread.owner)
+            self.hs.hits_this_turn += 1
+        if not hand:
+            out = self._went_out(seat, "tonk_out")
+            if out is not None:
+                return out
+            self._begin_turn((seat + 1) % len(self.players))  # boobed: the turn ends here
+        elif kind is not Spread and rules.hit_ends_turn:
+            self._begin_turn((seat + 1) % len(self.players))
         return None
+
+    def _picked_up(self, taken: Card | None) -> None:
+        """House rules on a draw or a take: the slap window closes; take must be used
+        remembers the card taken."""
+        self.hs.window = None
+        self.hs.pending = None
+        if taken is not None:
+            self.hs.taken = taken if self.rules.take_must_be_used else None
+
+    def _note_hit(self, hitter: int, owner: int) -> None:
+        """A hit (or a swap or a slap): on a waiting table it bars the spread owner's next
+        drop; under house rules it also spoils the hitter's going out (hit spoils tonk out)."""
+        rules = self.rules
+        house = self.house
+        if rules.waiting:
+            if not (rules.hit_wait_cap and self.hit_flags[owner]):
+                self.waits[owner] += rules.hit_wait
+                if house is not None:
+                    self.hs.hit_waits[owner] += rules.hit_wait
+            self.hit_flags[owner] = True
+        if house is not None:
+            self.hs.hit_any[hitter] = True
+
+    def _slap(self, seat: int, action: Slap) -> None:
+        """House rule (slap): the top discard goes onto a spread; a slapper other than the
+        discarder owes one extra discard. Under next player first the next player's slap
+        replaces a pending one."""
+        house = self.house
+        next_first = self.rules.slap == "next_player_first"
+        if house.may_override(self, seat):  # type: ignore[union-attr]
+            _, snap, discarder = self.hs.pending
+            self._restore(snap)
+            self.hs.pending = None
+        else:
+            discarder = self.hs.window
+            if next_first and seat != self.turn:
+                self.hs.pending = (seat, self._snapshot(), discarder)
+        card = self.discard.pop()
+        spread = self.spreads[action.spread]
+        house.place(spread, card, action.stands_for)  # type: ignore[union-attr]
+        self._note_hit(seat, spread.owner)
+        self.hs.window = None
+        if seat != discarder and not (next_first and seat == self.turn):
+            self.phase = SLAP_DISCARD
+            self.hs.slapper = seat
+        else:
+            self.phase = START
+            self.hs.slapper = None
+        return None
+
+    def _snapshot(self) -> tuple:
+        """What a slap changes, so that the next player's slap can override it."""
+        return (
+            [list(h) for h in self.hands], list(self.discard), _copy_spreads(self.spreads),
+            list(self.waits), list(self.hs.hit_waits), list(self.hit_flags), list(self.hs.hit_any),
+            self.phase, self.hs.slapper, self.hs.window, self.hs.naturals_winner,
+        )
+
+    def _restore(self, snap: tuple) -> None:
+        (hands, discard, spreads, self.waits, self.hs.hit_waits, self.hit_flags, self.hs.hit_any,
+         self.phase, self.hs.slapper, self.hs.window, self.hs.naturals_winner) = snap
+        self.hands = [list(h) for h in hands]
+        self.discard = list(discard)
+        self.spreads = _copy_spreads(spreads)
+
+    def _went_out(self, seat: int, kind: str) -> Outcome | None:
+        """Settle a player's emptied hand, or None when it does not win (house rule: boobed)."""
+        if self.rules.boobed and len(self.stock) <= len(self.players):
+            self.hs.boobed[seat] = True
+            return None
+        return self._end(win_by_one(kind, seat, self.counts(), self.stake, self.going_out_multiple(seat, kind)))
+
+    def going_out_multiple(self, seat: int, kind: str) -> int:
+        """What emptying the hand pays (RULES.md sections 4 and 7, and the house rules of 9)."""
+        rules = self.rules
+        if kind == "run_out":
+            multiple = 2 if rules.run_out_pays == "double" else RUN_OUT_MULTIPLE
+        else:
+            multiple = rules.tonk_out_multiple(self.spreads_this_turn)
+            first_turn = rules.first_turn_tonk_out
+            if first_turn != "as_tonk_out":
+                first = self.own_turns[seat] == 1 and self.turn == seat
+                if first_turn == "double_then_single":
+                    multiple = 2 if first else 1
+                elif first_turn == "quadruple_two_spreads" and first and self.spreads_this_turn >= 2:
+                    multiple = 4
+        if rules.hit_spoils_tonk_out and self.hit_any[seat]:
+            return 1
+        if (kind == "tonk_out" and rules.double_double and multiple == 2 and self.num_players == 2
+                and self.house.all_hit(self, self.hands[1 - seat])):  # type: ignore[union-attr]
+            return 4
+        return multiple
 
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
@@ -456,15 +696,21 @@ class Game:
         self.drop_blocked = blocked
         if blocked:
             self.waits[seat] -= 1
+        if self.house is not None:
+            self.hs.own_turns[seat] += 1
+            self.hs.hits_this_turn = 0
+            self.hs.taken = None
+            self.hs.window = None
+            self.hs.pending = None
+            self.hs.barred_by_hit = False
+            if blocked and self.hs.hit_waits[seat] > 0:  # hit bars going out: this wait came from a hit
+                self.hs.hit_waits[seat] -= 1
+                self.hs.barred_by_hit = True
 
     def _end(self, outcome: Outcome) -> Outcome:
         self.phase = OVER
         self.outcome = outcome
         return outcome
-
-    def _tonk_out(self, seat: int) -> Outcome:
-        multiple = self.rules.tonk_out_multiple(self.spreads_this_turn)
-        return win_by_one("tonk_out", seat, self.counts(), self.stake, multiple)
 
     def _stock_out(self) -> Outcome:
         if self.rules.stock_out == "dead_hand":
@@ -492,7 +738,7 @@ class Game:
 
     def record(self) -> dict:
         """The hand record of HAND_RECORD.md, finished or not."""
-        return {
+        data = {
             "format": "tonk-hand/1",
             "rules": self.rules.to_dict(),
             "players": list(self.players),
@@ -500,12 +746,10 @@ class Game:
             "stake": self.stake,
             "deck": [c.code for c in self.deck],
             "actions": [{"seat": s, **a.to_record()} for s, a in self.log],
-            **self._record_extra(),
         }
-
-    def _record_extra(self) -> dict:
-        """Hook for HouseGame: the record's `side_bets`."""
-        return {}
+        if self.side_bets:
+            data["side_bets"] = {k: b.to_record() for k, b in self.side_bets.items()}
+        return data
 
     def result(self) -> dict:
         """The replay result of HAND_RECORD.md, also for an unfinished hand (outcome null);
@@ -513,7 +757,10 @@ class Game:
         if self.outcome is None:
             n = self.num_players
             return {"outcome": None, "winners": [], "counts": self.counts(), "payments": [0] * n, "pushups": [0] * n}
-        return self.outcome.result()
+        data = self.outcome.result()
+        if self.side_bets:
+            data["side_payments"], data["pot_out"] = self.side_result()
+        return data
 
     @classmethod
     def from_record(cls, record: dict) -> "Game":
@@ -545,8 +792,6 @@ class Game:
             raise RecordError("stake must be a whole number.")
         side_bets = None
         if record.get("side_bets") is not None:
-            from .session import side_bets_from_record
-
             side_bets = side_bets_from_record(record["side_bets"], len(players), stake)
         try:
             game = cls.deal(rules, players, dealer, deck=deck, stake=stake, side_bets=side_bets)
@@ -568,7 +813,7 @@ class Game:
 
     def to_json(self) -> dict:
         """The whole state as JSON-ready data; `Game.from_json` restores it exactly."""
-        return {
+        data = {
             "format": "tonk-state/1",
             "rules": self.rules.to_dict(),
             "players": list(self.players),
@@ -589,15 +834,10 @@ class Game:
             "turns": self.turns,
             "actions": [{"seat": s, **a.to_record()} for s, a in self.log],
             "outcome": self.outcome.to_dict() if self.outcome else None,
-            **self._state_extra(),
         }
-
-    def _state_extra(self) -> dict:
-        """Hook for HouseGame: its own state in `to_json`."""
-        return {}
-
-    def _load_extra(self, data: dict) -> None:
-        """Hook for HouseGame: restore what `_state_extra` saved."""
+        if self.hs is not None:  # saved only when the house rules (or side bets) are in play
+            data["house"] = self.hs.to_json()
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> "Game":
@@ -605,10 +845,7 @@ class Game:
             raise RecordError("Not a saved Tonk hand (format tonk-state/1).")
         parse = Card.parse
         rules = Rules.from_dict(data["rules"])
-        if cls is Game and (rules.house or data.get("house")):
-            from .house import HouseGame
-
-            cls = HouseGame
+        saved = data.get("house")
         game = cls()
         game.rules = rules
         game.players = list(data["players"])
@@ -630,30 +867,46 @@ class Game:
         game.log = [(a["seat"], action_from_record(a)) for a in data["actions"]]
         game.outcome = Outcome.from_dict(data["outcome"]) if data["outcome"] else None
         game._pos = run_positions(game.rules)
-        game._load_extra(data)
+        if not (rules.house or saved):
+            game.house = game.hs = game._public = None
+            return game
+        game.house = house_rules(rules)
+        game.hs = HouseState.from_json(saved or {}, len(game.players), game.stake, game.hands)
+        game._public = None
         return game
 
     def copy(self) -> "Game":
         """An independent copy: applying an action to it leaves this game as it was."""
         cls = type(self)
         game = cls.__new__(cls)
-        for name in Game.__slots__:
+        for name in _SLOTS:
             setattr(game, name, getattr(self, name))
+        for name in _LISTS:
+            setattr(game, name, list(getattr(self, name)))
         game.hands = [list(h) for h in self.hands]
-        game.stock = list(self.stock)
-        game.discard = list(self.discard)
-        game.spreads = [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None)
-                        for s in self.spreads]
-        game.waits = list(self.waits)
-        game.hit_flags = list(self.hit_flags)
-        game.log = list(self.log)
+        game.spreads = _copy_spreads(self.spreads)
+        if self.hs is not None:
+            game.hs = self.hs.copy()
+        if self._public is not None:  # the copy goes on from the public history so far
+            game._public = self._public.copy_for(game)
         return game
 
-    def view(self, seat: int):
+    def view(self, seat: int) -> SeatView:
         """What `seat` may see, and nothing more (see engine.view.SeatView)."""
-        from .view import SeatView
-
         return SeatView.of(self, seat)
+
+    def public_history(self) -> tuple[PublicEvent, ...]:
+        """Every action as the whole table saw it (a view's `history`, without building a
+        view): kept as the log grows, one tuple shared by every caller at this point."""
+        return public_history(self)
+
+
+_SLOTS = Game.__slots__
+_LISTS = ("stock", "discard", "waits", "hit_flags", "log")  # what an action changes in place: a copy has its own
+
+
+def _copy_spreads(spreads: list[TableSpread]) -> list[TableSpread]:
+    return [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None) for s in spreads]
 
 
 def _not_at_this_table(action) -> str:
@@ -666,90 +919,6 @@ def _not_at_this_table(action) -> str:
     if verb == "claim":
         return "There are no instant hands to claim in turn at this table."
     return "That is not a Tonk action."
-
-
-def spreads_in(hand, positions: dict) -> list[tuple[Card, ...]]:
-    """Every book and run in `hand`: books in suit order, runs in sequence.
-
-    `positions` maps a rank to its place in a run (`run_positions(rules)`). Shared by the
-    legal-action generator and the computer players, so both see the same spreads.
-    """
-    found: list[tuple[Card, ...]] = []
-    if len(hand) < 3:
-        return found
-    # Most hands hold no spread: find out from one integer before sorting anything. Each
-    # card adds its rank's tally (a 4-bit field per rank, see cards.RANK_TALLY) and, above
-    # bit 64, its own bit at 16 * suit + run position: three bits in a row are a run.
-    tally = BOOK_BIAS
-    table = _spread_tally(positions)
-    for c in hand:
-        tally += table[c.index]
-    placed = tally >> 64
-    books = tally & BOOK_TOP
-    runs = placed & (placed >> 1) & (placed >> 2)
-    if books:
-        by_rank: dict = {}
-        for c in hand:
-            if not c.joker:
-                by_rank.setdefault(c.rank, []).append(c)
-        for cards in by_rank.values():
-            if len(cards) >= 3:
-                cards.sort(key=_suit_key)
-                for size in range(3, len(cards) + 1):
-                    found.extend(combinations(cards, size))
-    if runs:
-        by_suit: dict = {}
-        for c in hand:
-            if not c.joker:
-                by_suit.setdefault(c.suit, []).append(c)
-        for cards in by_suit.values():
-            if len(cards) < 3:
-                continue
-            cards.sort(key=lambda c: positions[c.rank])
-            # split into maximal consecutive stretches, then take every sub-stretch of 3+
-            start = 0
-            for i in range(1, len(cards) + 1):
-                if i == len(cards) or positions[cards[i].rank] != positions[cards[i - 1].rank] + 1:
-                    for a in range(start, i - 2):
-                        for b in range(a + 3, i + 1):
-                            found.append(tuple(cards[a:b]))
-                    start = i
-    return found
-
-
-_SPREAD_TALLIES: dict[int, tuple[dict, tuple[int, ...]]] = {}
-
-
-def _spread_tally(positions: dict) -> tuple[int, ...]:
-    """By Card.index: the card's rank tally plus its run bit above bit 64 (jokers: 0).
-    Kept per `positions` dict (run_positions keeps one per deck, so this stays small)."""
-    known = _SPREAD_TALLIES.get(id(positions))
-    if known is not None and known[0] is positions:
-        return known[1]
-    table = tuple(
-        0 if c.joker or c.rank not in positions
-        else RANK_TALLY[c.index] | 1 << (64 + 16 * SUIT_NUMBER[c.index] + positions[c.rank])
-        for c in map(Card.by_index, range(CARD_COUNT))
-    )
-    if len(_SPREAD_TALLIES) > 64:  # someone passes fresh dicts: do not grow without end
-        _SPREAD_TALLIES.clear()
-    _SPREAD_TALLIES[id(positions)] = (positions, table)
-    return table
-
-
-def _suit_key(card: Card) -> str:
-    return card.suit.value  # type: ignore[union-attr]
-
-
-_POSITIONS: dict[int, dict] = {}
-
-
-def run_positions(rules: Rules) -> dict:
-    """Rank -> place in a run (40-card deck: 7 is next to J)."""
-    key = rules.deck
-    if key not in _POSITIONS:
-        _POSITIONS[key] = {rank: i for i, rank in enumerate(rules.ranks)}
-    return _POSITIONS[key]
 
 
 def check_deck(rules: Rules, deck: list[Card]) -> None:

@@ -1,175 +1,204 @@
-"""The house rules of RULES.md section 9 (and the side bets of section 10) in one Game.
+"""The house rules of RULES.md section 9 (and the side bets of section 10) as one rule object.
 
-`Game.deal` makes a `HouseGame` whenever the rules need one (`Rules.house`) or side
-bets are on, so the standard engine keeps its fast paths. Here `legal_actions` is the
-candidate actions filtered by `verify`, so the buttons a seat sees and the refusals it
-gets can never disagree; every refusal names the house rule that forbids the action.
+A game under house rules (`Rules.house`) or with side bets holds a `HouseRules` as its
+`house`; the game's one `verify` and one `apply` (engine.game) consult it where a house
+rule changes what is legal or what a lay does. It keeps no state of its own (the game
+keeps all of it): one object serves every hand under the same rules. Its
+`legal_actions` is the candidate actions filtered through the game's `verify`, so the
+buttons a seat sees and the refusals it gets can never disagree; every refusal names the
+house rule that forbids the action.
 
 Slap windows: after a discard whose card fits a spread on the table, any seat may slap
 it (`legal_actions(seat)` lists the slaps for every seat, not only the seat to play)
 until the next player draws or takes. A slapper other than the discarder owes one extra
 discard (`phase == SLAP_DISCARD`, `to_act` is the slapper) before play goes on.
+
+This module never imports engine.game (the game imports it): the game is passed in as
+`g` wherever a rule needs the table.
 """
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from .actions import CLAIM, DRAW, DROP, TAKE, Action, Claim, Discard, Draw, Drop, Hit, Slap, Spread, Swap, TakeDiscard
+from .actions import CLAIM, DRAW, DROP, TAKE, Action, Discard, Hit, Slap, Spread, Swap
 from .cards import Card, Rank, Suit
 from .errors import IllegalAction, NotYourTurn, TonkError
-from .game import OVER, PLAY, START, Game, TableSpread, spreads_in
-from .outcome import Outcome, instant_claims, win_by_one
-from .session import high_card_winner, high_cards, settle_side_bets
+from .outcome import instant_claims
+from .rules import Rules
+from .session import high_cards, side_bets_from_record
+from .spreads import OVER, PLAY, SLAP_DISCARD, START, TableSpread, run_positions, spreads_in
 
-SLAP_DISCARD = "slap_discard"  # a slapper owes the table one extra discard
+__all__ = ["SLAP_DISCARD", "HouseRules", "HouseState", "house_rules"]
+
+_BY_RULES: dict[Rules, "HouseRules"] = {}
 
 
-class HouseGame(Game):
-    """A hand under house rules of RULES.md section 9. Build it with `Game.deal`."""
+def house_rules(rules: Rules) -> "HouseRules":
+    """The rule object for these rules, made once per rules."""
+    known = _BY_RULES.get(rules)
+    if known is None:
+        if len(_BY_RULES) > 256:  # tables with ever new options: do not grow without end
+            _BY_RULES.clear()
+        known = _BY_RULES[rules] = HouseRules(rules)
+    return known
 
-    __slots__ = (
-        "own_turns", "hits_this_turn", "taken", "hit_waits", "barred_by_hit", "hit_any", "boobed",
-        "window", "slapper", "pending", "side_bets", "side_cards", "naturals_winner", "swaps", "_top", "_at",
-    )
 
-    # ------------------------------------------------------------------ set-up and state
+class HouseState:
+    """What only the house rules change in one hand (`Game.hs`); `Game` reads it out as
+    `game.boobed`, `game.side_bets`, ... (as dealt, and never changed, without house rules)."""
 
-    def _setup(self, side_bets) -> None:
-        n = len(self.players)
-        self.own_turns = [0] * n
+    __slots__ = ("own_turns", "hits_this_turn", "taken", "hit_waits", "barred_by_hit", "hit_any", "boobed",
+                 "window", "slapper", "pending", "side_bets", "side_cards", "naturals_winner", "swaps")
+
+    def __init__(self, n: int, side_bets: dict | None, hands) -> None:
+        self.own_turns = [0] * n  # each seat's turns so far (first turn tonk out, claims)
         self.hits_this_turn = 0
-        self.taken = None
-        self.hit_waits = [0] * n
+        self.taken = None  # take must be used: the card taken this turn
+        self.hit_waits = [0] * n  # the part of each seat's wait a hit added (hit bars going out)
         self.barred_by_hit = False
-        self.hit_any = [False] * n
+        self.hit_any = [False] * n  # hit spoils tonk out
         self.boobed = [False] * n
-        self.window = None  # the seat whose discard may be slapped now
-        self.slapper = None
-        self.pending = None  # next player first: (slapper, state before that slap)
+        self.window = None  # slap: the seat whose discard may be slapped now
+        self.slapper = None  # slap: the slapper owing its extra discard
+        self.pending = None  # slap next player first: (slapper, state before that slap, discarder)
         self.side_bets = dict(side_bets or {})
-        self.side_cards = [None] * n
+        bet = self.side_bets.get("high_card")
+        self.side_cards = high_cards(bet, hands) if bet is not None else [None] * n
         self.naturals_winner = None
-        self.swaps = []  # the wild card each swap took into hand, in order (public)
-        ranks = self.rules.ranks
-        self._top = len(ranks) if self.rules.ace_in_runs == "low_or_high" else None
+        self.swaps: list[Card] = []  # the wild card each swap took into hand, in order (public)
+
+    def copy(self) -> "HouseState":
+        state = HouseState.__new__(HouseState)
+        for name in HouseState.__slots__:
+            value = getattr(self, name)
+            setattr(state, name, list(value) if type(value) is list else value)
+        state.side_bets = dict(self.side_bets)
+        return state  # `pending` is shared: a slap taken over copies what it restores
+
+    def to_json(self) -> dict:
+        """The "house" part of `Game.to_json` (tonk-state/1)."""
+        code = _code
+        return {
+            "own_turns": list(self.own_turns),
+            "hits_this_turn": self.hits_this_turn,
+            "taken": code(self.taken),
+            "hit_waits": list(self.hit_waits),
+            "barred_by_hit": self.barred_by_hit,
+            "hit_any": list(self.hit_any),
+            "boobed": list(self.boobed),
+            "window": self.window,
+            "slapper": self.slapper,
+            "pending": None if self.pending is None else [self.pending[0], _freeze(self.pending[1]), self.pending[2]],
+            "side_bets": {k: b.to_record() for k, b in self.side_bets.items()},
+            "side_cards": [code(c) for c in self.side_cards],
+            "naturals_winner": self.naturals_winner,
+            "swaps": [c.code for c in self.swaps],
+        }
+
+    @classmethod
+    def from_json(cls, saved: dict, n: int, stake: int, hands) -> "HouseState":
+        """Restore `to_json`'s data (a key it lacks keeps its value as dealt)."""
+        bets = saved.get("side_bets") or None
+        state = cls(n, side_bets_from_record(bets, n, stake) if bets else None, hands)
+        parse = _parse
+        state.own_turns = list(saved.get("own_turns", state.own_turns))
+        state.hits_this_turn = saved.get("hits_this_turn", 0)
+        state.taken = parse(saved.get("taken"))
+        state.hit_waits = list(saved.get("hit_waits", state.hit_waits))
+        state.barred_by_hit = saved.get("barred_by_hit", False)
+        state.hit_any = list(saved.get("hit_any", state.hit_any))
+        state.boobed = list(saved.get("boobed", state.boobed))
+        state.window = saved.get("window")
+        state.slapper = saved.get("slapper")
+        pending = saved.get("pending")
+        state.pending = None if pending is None else (pending[0], _thaw(pending[1]), pending[2])
+        if "side_cards" in saved:
+            state.side_cards = [parse(c) for c in saved["side_cards"]]
+        state.naturals_winner = saved.get("naturals_winner")
+        state.swaps = [parse(c) for c in saved.get("swaps", [])]
+        return state
+
+
+def _code(card):
+    return None if card is None else card.code
+
+
+def _parse(code):
+    return None if code is None else Card.parse(code)
+
+
+def _freeze(snap: tuple) -> list:
+    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = snap
+    return [[[c.code for c in h] for h in hands], [c.code for c in discard], [s.to_dict() for s in spreads],
+            waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat]
+
+
+def _thaw(data: list) -> tuple:
+    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = data
+    return ([[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in discard],
+            [TableSpread.from_dict(s) for s in spreads], list(waits), list(hit_waits), list(hit_flags),
+            list(hit_any), phase, slapper, window, nat)
+
+
+class HouseRules:
+    """What the house rules of one `Rules` allow and do, asked by `Game.verify` and `Game.apply`."""
+
+    __slots__ = ("rules", "_pos", "_top", "_at", "slap")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._pos = run_positions(rules)
+        ranks = rules.ranks
+        self._top = len(ranks) if rules.ace_in_runs == "low_or_high" else None  # an ace's place after the king
         self._at = {(suit, place): Card.of(rank, suit) for suit in Suit for place, rank in enumerate(ranks)}
         if self._top is not None:
             self._at.update({(suit, self._top): Card.of(Rank.ACE, suit) for suit in Suit})
-        bet = self.side_bets.get("high_card")
-        if bet is not None:
-            self.side_cards = high_cards(bet, self.hands)
+        self.slap = rules.slap != "off"
 
-    def _state_extra(self) -> dict:
-        code = _code
-        return {
-            "house": {
-                "own_turns": list(self.own_turns),
-                "hits_this_turn": self.hits_this_turn,
-                "taken": code(self.taken),
-                "hit_waits": list(self.hit_waits),
-                "barred_by_hit": self.barred_by_hit,
-                "hit_any": list(self.hit_any),
-                "boobed": list(self.boobed),
-                "window": self.window,
-                "slapper": self.slapper,
-                "pending": None if self.pending is None else [self.pending[0], _freeze(self.pending[1]), self.pending[2]],
-                "side_bets": {k: b.to_record() for k, b in self.side_bets.items()},
-                "side_cards": [code(c) for c in self.side_cards],
-                "naturals_winner": self.naturals_winner,
-                "swaps": [c.code for c in self.swaps],
-            }
-        }
+    # ------------------------------------------------------------------ the game's hooks
 
-    def _load_extra(self, data: dict) -> None:
-        from .session import side_bets_from_record
+    def verify_extra_discard(self, g, seat: int, action: Action) -> None:
+        """slap: while a slapper owes its extra discard, that discard is the only action."""
+        if seat != g.hs.slapper:
+            raise NotYourTurn(f"{g.players[g.hs.slapper]} slapped and must discard one card first.")
+        if type(action) is not Discard:
+            raise IllegalAction("You slapped: discard one card from your hand.")
+        g._require_in_hand(action.card, g.hands[seat])
 
-        house = data.get("house") or {}
-        n = len(self.players)
-        bets = house.get("side_bets") or None
-        self._setup(side_bets_from_record(bets, n, self.stake) if bets else None)
-        parse = _parse
-        self.own_turns = list(house.get("own_turns", self.own_turns))
-        self.hits_this_turn = house.get("hits_this_turn", 0)
-        self.taken = parse(house.get("taken"))
-        self.hit_waits = list(house.get("hit_waits", self.hit_waits))
-        self.barred_by_hit = house.get("barred_by_hit", False)
-        self.hit_any = list(house.get("hit_any", self.hit_any))
-        self.boobed = list(house.get("boobed", self.boobed))
-        self.window = house.get("window")
-        self.slapper = house.get("slapper")
-        pending = house.get("pending")
-        self.pending = None if pending is None else (pending[0], _thaw(pending[1]), pending[2])
-        if "side_cards" in house:
-            self.side_cards = [parse(c) for c in house["side_cards"]]
-        self.naturals_winner = house.get("naturals_winner")
-        self.swaps = [parse(c) for c in house.get("swaps", [])]
+    def verify_take(self, g, seat: int) -> None:
+        """take must be used: the discard may be taken only to spread or hit with at once."""
+        top = g.discard[-1]
+        if self.rules.take_must_be_used and not self._usable(g, g.hands[seat], top):
+            raise IllegalAction(f"House rule (take must be used): take {top.label} only to spread "
+                                "or hit with it at once.")
 
-    def copy(self) -> "HouseGame":
-        game = super().copy()
-        for name in HouseGame.__slots__:
-            value = getattr(self, name)
-            setattr(game, name, list(value) if isinstance(value, list) else value)
-        game.side_bets = dict(self.side_bets)
-        return game
+    def verify_discard(self, g, seat: int, hand) -> None:
+        """take must be used, hit bars going out and must spread, on a discard."""
+        self.require_taken_used(g, "discard")
+        if self._barred_out(g) and len(hand) == 1:
+            raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
+                                "this turn.")
+        if self.rules.must_spread != "off" and self._has_layable_spread(g, seat):
+            raise IllegalAction("House rule (must spread): lay the spread you hold before you discard.")
 
-    def _snapshot(self) -> tuple:
-        """What a slap changes, so that the next player's slap can override it."""
-        return (
-            [list(h) for h in self.hands], list(self.discard),
-            [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None) for s in self.spreads],
-            list(self.waits), list(self.hit_waits), list(self.hit_flags), list(self.hit_any),
-            self.phase, self.slapper, self.window, self.naturals_winner,
-        )
+    def verify_taken_kept(self, g, seat: int, action) -> None:
+        """take must be used: a lay may not leave the taken card with no use."""
+        taken = g.hs.taken
+        if taken is not None and taken in g.hands[seat] and self._strands_taken(g, seat, action):
+            raise IllegalAction(f"House rule (take must be used): that would leave the {taken.label} you took "
+                                "with no spread or hit to play it in.")
 
-    def _restore(self, snap: tuple) -> None:
-        (hands, discard, spreads, self.waits, self.hit_waits, self.hit_flags, self.hit_any,
-         self.phase, self.slapper, self.window, self.naturals_winner) = snap
-        self.hands = [list(h) for h in hands]
-        self.discard = list(discard)
-        self.spreads = [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None)
-                        for s in spreads]
-
-    # ------------------------------------------------------------------ records
-
-    def _record_extra(self) -> dict:
-        if not self.side_bets:
-            return {}
-        return {"side_bets": {k: b.to_record() for k, b in self.side_bets.items()}}
-
-    def side_winners(self) -> dict[str, int | None]:
-        """The seat that wins each side bet of this hand so far (None: nobody, the pot carries)."""
-        winners = {"naturals": self.naturals_winner}
-        if "high_card" in self.side_bets:
-            winners["high_card"] = high_card_winner(self.side_cards)
-        return winners
-
-    def side_result(self) -> tuple[list[int], dict[str, int]]:
-        """(side_payments, pot_out) of this hand's side bets (RULES.md section 10)."""
-        return settle_side_bets(self.side_bets, self.side_winners(), self.num_players)
-
-    def result(self) -> dict:
-        data = super().result()
-        if self.side_bets and self.outcome is not None:
-            payments, pot_out = self.side_result()
-            data["side_payments"] = payments
-            data["pot_out"] = pot_out
-        return data
-
-    # ------------------------------------------------------------------ queries
-
-    @property
-    def to_act(self) -> int:
-        return self.slapper if self.phase == SLAP_DISCARD else self.turn
-
-    def counts(self) -> list[int]:
-        if self.rules.face_values == "ranked":
-            value = self.rules.card_value
-            return [sum(value(c) for c in h) for h in self.hands]
-        return super().counts()
-
-    def can_drop(self, seat: int) -> bool:
-        return self.is_legal(seat, DROP)
+    def new_spread(self, seat: int, action: Spread) -> TableSpread:
+        """The spread a legal `Spread` lays: wild cards named, a run in order (ace high or low)."""
+        named = action.named
+        natural = [named.get(c, c) for c in action.cards]
+        spread_kind = self._kind_of(natural)
+        cards = list(action.cards)
+        if spread_kind == "run":
+            place = dict(zip(natural, self._run_places(natural)))
+            cards.sort(key=lambda c: place[named.get(c, c)])
+        return TableSpread(seat, spread_kind, cards, dict(named) if named else None)
 
     def is_wild(self, card: Card) -> bool:
         """Can this card be played as a wild card at this table?"""
@@ -178,66 +207,58 @@ class HouseGame(Game):
             return False
         return card.joker != 0 or (kind == "deuces_and_jokers" and card.rank is Rank.TWO)
 
-    def slap_window_open(self) -> bool:
-        """Is there a discard that some seat may slap now?"""
-        return any(self.legal_slaps(seat) for seat in range(self.num_players))
-
-    def slappers(self) -> list[int]:
-        """The seats that may slap now (the bot enables its Slap! button for them)."""
-        return [seat for seat in range(self.num_players) if self.legal_slaps(seat)]
-
-    def legal_slaps(self, seat: int) -> list[Slap]:
-        if self.rules.slap == "off" or self.phase == OVER:
+    def legal_slaps(self, g, seat: int) -> list[Slap]:
+        if self.rules.slap == "off" or g.phase == OVER:
             return []
-        if self._may_override(seat):
+        if self.may_override(g, seat):
             # the next player may still take over the pending slap: the table as it was
-            snap = self.pending[1]
-            return [a for a in self._as_before(snap, self._slap_candidates) if self.is_legal(seat, a)]
-        if self.window is None or not self.discard:
+            snap = g.hs.pending[1]
+            return [a for a in self._as_before(g, snap, self._slap_candidates, g) if g.is_legal(seat, a)]
+        if g.hs.window is None or not g.discard:
             return []
-        return [a for a in self._slap_candidates() if self.is_legal(seat, a)]
+        return [a for a in self._slap_candidates(g) if g.is_legal(seat, a)]
 
-    def _may_override(self, seat: int) -> bool:
+    def may_override(self, g, seat: int) -> bool:
         """next player first: may `seat` (the next player) take over a slap made before theirs?"""
-        return (self.rules.slap == "next_player_first" and self.pending is not None
-                and seat == self.turn and self.pending[0] != seat)
+        return (self.rules.slap == "next_player_first" and g.hs.pending is not None
+                and seat == g.turn and g.hs.pending[0] != seat)
 
-    def _as_before(self, snap: tuple, fn, *args):
+    def _as_before(self, g, snap: tuple, fn, *args):
         """Call `fn` on the table as it was before the pending slap (discard pile and spreads)."""
-        saved = self.discard, self.spreads
-        self.discard, self.spreads = snap[1], snap[2]
+        saved = g.discard, g.spreads
+        g.discard, g.spreads = snap[1], snap[2]
         try:
             return fn(*args)
         finally:
-            self.discard, self.spreads = saved
+            g.discard, g.spreads = saved
 
-    def legal_actions(self, seat: int) -> list[Action]:
-        if self.phase == OVER or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+    def legal_actions(self, g, seat: int) -> list[Action]:
+        if g.phase == OVER or not isinstance(seat, int) or not 0 <= seat < g.num_players:
             return []
-        slaps = self.legal_slaps(seat)
-        if self.phase == SLAP_DISCARD:
-            if seat != self.slapper:
+        slaps = self.legal_slaps(g, seat)
+        if g.phase == SLAP_DISCARD:
+            if seat != g.hs.slapper:
                 return slaps
-            return [Discard(c) for c in self.hands[seat]]
-        if seat != self.turn:
+            return [Discard(c) for c in g.hands[seat]]
+        if seat != g.turn:
             return slaps
-        hand = self.hands[seat]
-        if self.phase == START:
+        hand = g.hands[seat]
+        if g.phase == START:
             candidates: list[Action] = [CLAIM, DROP, DRAW, TAKE]
         else:
             candidates = [DROP]
-            candidates.extend(self._spread_candidates(hand))
-            candidates.extend(self._hit_candidates(hand))
-            candidates.extend(self._swap_candidates(hand))
+            candidates.extend(self._spread_candidates(g, hand))
+            candidates.extend(self._hit_candidates(g, hand))
+            candidates.extend(self._swap_candidates(g, hand))
             candidates.extend(Discard(c) for c in hand)
-        return [a for a in candidates if self.is_legal(seat, a)] + slaps
+        return [a for a in candidates if g.is_legal(seat, a)] + slaps
 
     # ------------------------------------------------------------------ cards on the table
 
-    def _table_cards(self) -> set:
+    def _table_cards(self, g) -> set:
         """Every card on the table, each wild card as the card it stands for."""
         cards = set()
-        for s in self.spreads:
+        for s in g.spreads:
             cards.update(s.natural())
         return cards
 
@@ -297,17 +318,17 @@ class HouseGame(Game):
                 out.append(card)
         return out
 
-    def _fits(self, card: Card, spread: TableSpread) -> bool:
+    def fits(self, card: Card, spread: TableSpread) -> bool:
         return not card.joker and card in self._open_cards(spread)
 
     # ------------------------------------------------------------------ candidates
 
-    def _spread_candidates(self, hand) -> list[Spread]:
+    def _spread_candidates(self, g, hand) -> list[Spread]:
         found = [Spread(cards) for cards in spreads_in(hand, self._pos)]
         if self._top is not None:
             found.extend(Spread(cards) for cards in self._high_ace_runs(hand))
         if self.rules.wild_cards != "none" and any(self.is_wild(c) for c in hand):
-            found.extend(self._wild_spreads(hand))
+            found.extend(self._wild_spreads(g, hand))
         return found
 
     def _high_ace_runs(self, hand) -> list[tuple]:
@@ -329,11 +350,11 @@ class HouseGame(Game):
                 place -= 1
         return out
 
-    def _wild_spreads(self, hand) -> list[Spread]:
+    def _wild_spreads(self, g, hand) -> list[Spread]:
         """Books and runs with wild cards: the natural cards held there, each gap filled
         by wild cards (one naming per choice of wild cards; any other naming is legal too)."""
         wilds = [c for c in hand if self.is_wild(c)]
-        on_table = self._table_cards()
+        on_table = self._table_cards(g)
         found: list[Spread] = []
         by_rank: dict = {}
         by_suit: dict = {}
@@ -364,7 +385,7 @@ class HouseGame(Game):
                             naturals.append(card)
                         else:
                             gaps.append(card)
-                    if len(naturals) < 2 or not gaps or any(g in on_table for g in gaps):
+                    if len(naturals) < 2 or not gaps or any(gap in on_table for gap in gaps):
                         continue
                     pool = [w for w in wilds if w not in naturals]
                     if len(gaps) > len(pool):
@@ -373,10 +394,10 @@ class HouseGame(Game):
                         found.append(Spread(tuple(naturals) + chosen, tuple(zip(chosen, gaps))))
         return found
 
-    def _hit_candidates(self, hand) -> list[Hit]:
+    def _hit_candidates(self, g, hand) -> list[Hit]:
         out = []
         on_table = None
-        for i, spread in enumerate(self.spreads):
+        for i, spread in enumerate(g.spreads):
             open_cards = self._open_cards(spread)
             if not open_cards:
                 continue
@@ -385,177 +406,113 @@ class HouseGame(Game):
                     out.append(Hit(card, i))
                 if self.is_wild(card):
                     if on_table is None:
-                        on_table = self._table_cards()
+                        on_table = self._table_cards(g)
                     out.extend(Hit(card, i, e) for e in open_cards if e not in on_table)
         return out
 
-    def _swap_candidates(self, hand) -> list[Swap]:
+    def _swap_candidates(self, g, hand) -> list[Swap]:
         if not self.rules.wild_swap:
             return []
-        return [Swap(n, i) for i, s in enumerate(self.spreads) if s.named for n in s.named.values() if n in hand]
+        return [Swap(n, i) for i, s in enumerate(g.spreads) if s.named for n in s.named.values() if n in hand]
 
-    def _slap_candidates(self) -> list[Slap]:
-        top = self.discard[-1]
+    def _slap_candidates(self, g) -> list[Slap]:
+        top = g.discard[-1]
         out = []
         on_table = None
-        for i, spread in enumerate(self.spreads):
+        for i, spread in enumerate(g.spreads):
             open_cards = self._open_cards(spread)
             if top in open_cards:
                 out.append(Slap(i))
             if self.is_wild(top):
                 if on_table is None:
-                    on_table = self._table_cards()
+                    on_table = self._table_cards(g)
                 out.extend(Slap(i, e) for e in open_cards if e not in on_table)
         return out
 
     # ------------------------------------------------------------------ verifying
 
-    def verify(self, seat: int, action: Action) -> None:
-        if self.phase == OVER:
-            raise IllegalAction("This hand is over.")
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < self.num_players:
-            raise IllegalAction("There is no such seat at this table.")
-        kind = type(action)
-        if kind is Slap:
-            return self._verify_slap(seat, action)
-        if self.phase == SLAP_DISCARD:
-            if seat != self.slapper:
-                raise NotYourTurn(f"{self.players[self.slapper]} slapped and must discard one card first.")
-            if kind is not Discard:
-                raise IllegalAction("You slapped: discard one card from your hand.")
-            self._require_in_hand(action.card, self.hands[seat])
-            return
-        if seat != self.turn:
-            raise NotYourTurn(f"It is {self.players[self.turn]}'s turn, not yours.")
-        rules = self.rules
-        hand = self.hands[seat]
-        if self.boobed[seat] and kind is not Drop:
-            raise IllegalAction("House rule (boobed): you emptied your hand too late to win; you must drop.")
-        if self.phase == START:
-            if kind is Claim:
-                return self._verify_claim(seat)
-            if kind is Drop and self.boobed[seat]:
-                return  # even while waiting
-            if kind is Swap:
-                raise IllegalAction("Draw from the stock or take the discard first (or drop).")
-            super().verify(seat, action)  # the standard game's order of play
-            if kind is TakeDiscard and rules.take_must_be_used and not self._usable(hand, self.discard[-1]):
-                raise IllegalAction(f"House rule (take must be used): take {self.discard[-1].label} only to spread "
-                                    "or hit with it at once.")
-            return
-        # PLAY
-        if kind is Claim:
-            raise IllegalAction("An instant hand is claimed at the start of your first turn, before you draw.")
-        if kind is Drop:
-            if rules.drop_when != "any_time":
-                raise IllegalAction("You can only drop at the start of your turn, before you draw.")
-            if self.drop_blocked:
-                raise IllegalAction("You are waiting: you cannot drop on this turn.")
-            self._require_taken_used("drop")
-            return
-        if kind is Draw or kind is TakeDiscard:
-            raise IllegalAction("You have already drawn this turn: spread, hit or discard.")
-        if kind is Discard:
-            self._require_in_hand(action.card, hand)
-            self._require_taken_used("discard")
-            if self._barred_out() and len(hand) == 1:
-                raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
-                                    "this turn.")
-            if rules.must_spread != "off" and self._has_layable_spread(seat):
-                raise IllegalAction("House rule (must spread): lay the spread you hold before you discard.")
-            return
-        if kind is Hit or kind is Swap:
-            self._verify_hit(seat, action)
-        elif kind is Spread:
-            self._verify_spread(seat, action)
-        else:
-            raise IllegalAction("That is not a Tonk action.")
-        if self.taken is not None and self.taken in hand and self._strands_taken(seat, action):
-            raise IllegalAction(f"House rule (take must be used): that would leave the {self.taken.label} you took "
-                                "with no spread or hit to play it in.")
-
-    def _strands_taken(self, seat: int, action) -> bool:
+    def _strands_taken(self, g, seat: int, action) -> bool:
         """take must be used: after this lay, could the taken card still be spread or hit?"""
-        taken = self.taken
+        taken = g.hs.taken
         if taken in getattr(action, "cards", ()) or getattr(action, "card", None) is taken:
             return False
-        snap = self._snapshot()
-        hand = self.hands[seat]
+        snap = g._snapshot()
+        hand = g.hands[seat]
         try:
             if type(action) is Spread:
                 for c in action.cards:
                     hand.remove(c)
                 named = action.named
                 natural = [named.get(c, c) for c in action.cards]
-                self.spreads.append(TableSpread(seat, self._kind_of(natural), list(action.cards), named or None))
+                g.spreads.append(TableSpread(seat, self._kind_of(natural), list(action.cards), named or None))
             elif type(action) is Hit:
                 hand.remove(action.card)
-                self._place(self.spreads[action.spread], action.card, action.stands_for)
+                self.place(g.spreads[action.spread], action.card, action.stands_for)
             else:
                 return False  # a swap leaves the table's open ends as they were
             rest = [c for c in hand if c is not taken]
-            return not self._usable(rest, taken)
+            return not self._usable(g, rest, taken)
         finally:
-            self._restore(snap)
+            g._restore(snap)
 
-    def _verify_claim(self, seat: int) -> None:
+    def verify_claim(self, g, seat: int) -> None:
         if not any(h.when == "turn" for h in self.rules.instant_list):
             raise IllegalAction("There are no instant hands to claim in turn at this table.")
-        if self.own_turns[seat] != 1:
+        if g.hs.own_turns[seat] != 1:
             raise IllegalAction("An instant hand can only be claimed at the start of your first turn.")
-        if self.spreads:
+        if g.spreads:
             raise IllegalAction("Too late to claim: a spread has been laid.")
-        if seat not in self._turn_claims():
+        if seat not in self.turn_claims(g):
             raise IllegalAction("Your hand is not an instant hand.")
 
-    def _turn_claims(self) -> dict:
-        return instant_claims(self.rules, self.hands, self.counts(), when="turn")
+    def turn_claims(self, g) -> dict:
+        return instant_claims(self.rules, g.hands, g.counts(), when="turn")
 
-    def _require_taken_used(self, what: str) -> None:
-        taken = self.taken
-        if taken is not None and taken in self.hands[self.turn]:
+    def require_taken_used(self, g, what: str) -> None:
+        taken = g.hs.taken
+        if taken is not None and taken in g.hands[g.turn]:
             raise IllegalAction(f"House rule (take must be used): spread or hit with the {taken.label} you took "
                                 f"before you {what}.")
 
-    def _barred_out(self) -> bool:
-        return self.rules.hit_bars_going_out and self.barred_by_hit
+    def _barred_out(self, g) -> bool:
+        return self.rules.hit_bars_going_out and g.hs.barred_by_hit
 
-    def _keep_after_lay(self) -> int:
+    def _keep_after_lay(self, g) -> int:
         """Cards a lay must leave in hand: under 'hit bars going out', one to discard and
         one to keep (so the turn can still end without emptying the hand)."""
-        return 2 if self._barred_out() else 0
+        return 2 if self._barred_out(g) else 0
 
-    def _verify_hit(self, seat: int, action) -> None:
+    def verify_hit(self, g, seat: int, action) -> None:
         rules = self.rules
-        hand = self.hands[seat]
+        hand = g.hands[seat]
         swap = type(action) is Swap
-        self._require_in_hand(action.card, hand)
+        g._require_in_hand(action.card, hand)
         if swap and not rules.wild_swap:
             raise IllegalAction("House rule: there are no wild swaps at this table.")
-        if not isinstance(action.spread, int) or not 0 <= action.spread < len(self.spreads):
+        if not isinstance(action.spread, int) or not 0 <= action.spread < len(g.spreads):
             raise IllegalAction("There is no such spread on the table.")
-        if rules.hits_per_turn and self.hits_this_turn >= rules.hits_per_turn:
+        if rules.hits_per_turn and g.hs.hits_this_turn >= rules.hits_per_turn:
             raise IllegalAction("House rule (hits per turn): one hit a turn.")
-        spread = self.spreads[action.spread]
+        spread = g.spreads[action.spread]
         if swap:
             if action.card.joker or action.card not in (spread.named or {}).values():
                 raise IllegalAction(f"No wild card in that spread stands for {action.card.label}: swap a natural "
                                     "card for the wild card standing for it.")
         else:
-            self._verify_fit(action.card, action.stands_for, spread)
+            self._verify_fit(g, action.card, action.stands_for, spread)
             left = len(hand) - 1
-            keep = self._keep_after_lay()
+            keep = self._keep_after_lay(g)
             if keep and left < (1 if rules.hit_ends_turn else keep):
                 raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
                                     "this turn.")
-        if rules.hit_ends_turn and self.taken is not None and self.taken in hand and self.taken is not action.card:
-            raise IllegalAction(f"House rule (take must be used): a hit ends your turn, and the {self.taken.label} "
+        if rules.hit_ends_turn and g.hs.taken is not None and g.hs.taken in hand and g.hs.taken is not action.card:
+            raise IllegalAction(f"House rule (take must be used): a hit ends your turn, and the {g.hs.taken.label} "
                                 "you took is still in your hand.")
 
-    def _verify_fit(self, card: Card, stands_for, spread: TableSpread) -> None:
+    def _verify_fit(self, g, card: Card, stands_for, spread: TableSpread) -> None:
         open_cards = self._open_cards(spread)
         if stands_for is not None:
-            self._verify_names({card: stands_for})
+            self._verify_names(g, {card: stands_for})
             if stands_for not in open_cards:
                 raise IllegalAction(f"{card.label} cannot stand for {stands_for.label} in that spread.")
             return
@@ -575,12 +532,12 @@ class HouseGame(Game):
             what = "book" if spread.kind == "book" else f"run (same suit, at either end; A is low{ace})"
             raise IllegalAction(f"{card.label} does not fit that {what}.")
 
-    def _verify_names(self, named: dict) -> None:
+    def _verify_names(self, g, named: dict) -> None:
         """Each wild card may name one natural card of this deck, not on the table, once."""
         if self.rules.wild_cards == "none":
             raise IllegalAction("House rule: there are no wild cards at this table.")
         deck_ranks = set(self.rules.ranks)
-        on_table = self._table_cards()
+        on_table = self._table_cards(g)
         seen = set()
         for wild, card in named.items():
             if not isinstance(wild, Card) or not isinstance(card, Card):
@@ -595,15 +552,15 @@ class HouseGame(Game):
                 raise IllegalAction(f"Two wild cards cannot stand for the same card ({card.label}).")
             seen.add(card)
 
-    def _verify_spread(self, seat: int, action: Spread) -> None:
-        hand = self.hands[seat]
+    def verify_spread(self, g, seat: int, action: Spread) -> None:
+        hand = g.hands[seat]
         cards = action.cards
-        self._require_spread_cards(cards, hand)
+        g._require_spread_cards(cards, hand)
         named = action.named
         if named:
             if any(w not in cards for w in named):
                 raise IllegalAction("Name only the wild cards of the spread.")
-            self._verify_names(named)
+            self._verify_names(g, named)
             if len(cards) - len(named) < 2:
                 raise IllegalAction("House rule (wild cards): a spread needs at least two natural cards.")
             if any(n in cards for n in named.values()):
@@ -619,158 +576,73 @@ class HouseGame(Game):
                 "Those cards are neither a book (3 or 4 of one rank) nor a run "
                 f"(3 or more of one suit in sequence; {ace})."
             )
-        keep = self._keep_after_lay()
+        keep = self._keep_after_lay(g)
         if keep and len(hand) - len(cards) < keep:
             raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
                                 "this turn.")
 
-    def _has_layable_spread(self, seat: int) -> bool:
+    def _has_layable_spread(self, g, seat: int) -> bool:
         """must spread: does the hand hold a spread it may lay now? (with
         `on_but_three_aces`, a spread of natural aces only does not count)"""
         aces = self.rules.must_spread == "on_but_three_aces"
-        for spread in self._spread_candidates(self.hands[seat]):
+        for spread in self._spread_candidates(g, g.hands[seat]):
             if aces and not spread.wilds and all(c.rank is Rank.ACE for c in spread.cards):
                 continue
             try:
-                self._verify_spread(seat, spread)
+                self.verify_spread(g, seat, spread)
             except TonkError:
                 continue
             return True
         return False
 
-    def _usable(self, hand, top: Card) -> bool:
+    def _usable(self, g, hand, top: Card) -> bool:
         """take must be used: could `top` be spread or hit with at once after taking it?"""
         after = list(hand) + [top]
-        keep = self._keep_after_lay()
-        for spread in self._spread_candidates(after):
+        keep = self._keep_after_lay(g)
+        for spread in self._spread_candidates(g, after):
             if top in spread.cards and len(after) - len(spread.cards) >= keep:
                 return True
         if keep and len(after) - 1 < (1 if self.rules.hit_ends_turn else keep):
             return False  # a hit would leave too few cards (hit bars going out)
         wild = self.is_wild(top)
-        on_table = self._table_cards() if wild else set()
-        for spread in self.spreads:
+        on_table = self._table_cards(g) if wild else set()
+        for spread in g.spreads:
             open_cards = self._open_cards(spread)
             if top in open_cards or (wild and any(e not in on_table for e in open_cards)):
                 return True
         return False
 
-    def _verify_slap(self, seat: int, action: Slap) -> None:
+    def verify_slap(self, g, seat: int, action: Slap) -> None:
         rules = self.rules
         if rules.slap == "off":
             raise IllegalAction("House rule: there is no slapping at this table.")
         next_first = rules.slap == "next_player_first"
-        override = self._may_override(seat)
-        if self.phase == SLAP_DISCARD and not override:
-            raise IllegalAction(f"{self.players[self.slapper]} slapped that card first.")
-        if self.phase == PLAY:
+        override = self.may_override(g, seat)
+        if g.phase == SLAP_DISCARD and not override:
+            raise IllegalAction(f"{g.players[g.hs.slapper]} slapped that card first.")
+        if g.phase == PLAY:
             raise IllegalAction("Too late to slap: the next player has drawn.")
-        if self.window is None and not override:
+        if g.hs.window is None and not override:
             raise IllegalAction("There is no discard to slap now.")
-        if self.boobed[seat] and seat == self.turn:
+        if g.hs.boobed[seat] and seat == g.turn:
             raise IllegalAction("House rule (boobed): you emptied your hand too late to win; you must drop.")
-        discarder = self.pending[2] if override else self.window
-        extra = seat != discarder and not (next_first and seat == self.turn)
-        if extra and not self.hands[seat]:
+        discarder = g.hs.pending[2] if override else g.hs.window
+        extra = seat != discarder and not (next_first and seat == g.turn)
+        if extra and not g.hands[seat]:
             raise IllegalAction("You need a card in hand to discard after a slap.")
         if override:
-            self._as_before(self.pending[1], self._verify_slap_fit, action)
+            self._as_before(g, g.hs.pending[1], self._verify_slap_fit, g, action)
         else:
-            self._verify_slap_fit(action)
+            self._verify_slap_fit(g, action)
 
-    def _verify_slap_fit(self, action: Slap) -> None:
-        if not isinstance(action.spread, int) or not 0 <= action.spread < len(self.spreads):
+    def _verify_slap_fit(self, g, action: Slap) -> None:
+        if not isinstance(action.spread, int) or not 0 <= action.spread < len(g.spreads):
             raise IllegalAction("There is no such spread on the table.")
-        self._verify_fit(self.discard[-1], action.stands_for, self.spreads[action.spread])
+        self._verify_fit(g, g.discard[-1], action.stands_for, g.spreads[action.spread])
 
     # ------------------------------------------------------------------ applying
 
-    def apply(self, seat: int, action: Action) -> Outcome | None:
-        self.verify(seat, action)
-        self.log.append((seat, action))
-        kind = type(action)
-        rules = self.rules
-        if kind is Slap:
-            return self._slap(seat, action)
-        if kind is Draw or kind is TakeDiscard:
-            self.window = None
-            self.pending = None
-            if kind is TakeDiscard:
-                self.taken = self.discard[-1] if rules.take_must_be_used else None
-            if kind is Draw and not self.stock and not self._reshuffle():
-                return self._end(self._stock_out())
-            self.hands[seat].append(self.stock.pop() if kind is Draw else self.discard.pop())
-            self.phase = PLAY
-            return None
-        if kind is Claim:
-            multiple = self._turn_claims()[seat][0]
-            return self._end(win_by_one("instant", seat, self.counts(), self.stake, multiple))
-        if kind is Drop:
-            from .outcome import settle_drop
-
-            return self._end(settle_drop(rules, seat, self.counts(), self.dealer, self.stake))
-        if kind is Discard:
-            hand = self.hands[seat]
-            hand.remove(action.card)
-            self.discard.append(action.card)
-            extra = self.phase == SLAP_DISCARD
-            if not hand:
-                out = self._went_out(seat, "run_out")
-                if out is not None:
-                    return out
-            if extra:
-                self.phase = START
-                self.slapper = None
-                self.pending = None
-            else:
-                self._begin_turn((seat + 1) % self.num_players)
-            self.window = seat if rules.slap != "off" else None
-            return None
-        hand = self.hands[seat]
-        if kind is Spread:
-            named = action.named
-            for c in action.cards:
-                hand.remove(c)
-            natural = [named.get(c, c) for c in action.cards]
-            spread_kind = self._kind_of(natural)
-            cards = list(action.cards)
-            if spread_kind == "run":
-                place = dict(zip(natural, self._run_places(natural)))
-                cards.sort(key=lambda c: place[named.get(c, c)])
-            self.spreads.append(TableSpread(seat, spread_kind, cards, dict(named) if named else None))
-            self.spreads_this_turn += 1
-            if rules.waiting:
-                self.waits[seat] += rules.spread_wait
-            if (spread_kind == "book" and not named and self.naturals_winner is None
-                    and seat in getattr(self.side_bets.get("naturals"), "seats", ())):
-                self.naturals_winner = seat
-        elif kind is Hit:
-            hand.remove(action.card)
-            self._place(self.spreads[action.spread], action.card, action.stands_for)
-            self._note_hit(seat, self.spreads[action.spread].owner)
-            self.hits_this_turn += 1
-        else:  # Swap
-            spread = self.spreads[action.spread]
-            wild = next(w for w, n in spread.named.items() if n is action.card)
-            hand.remove(action.card)
-            spread.cards[spread.cards.index(wild)] = action.card
-            del spread.named[wild]
-            if not spread.named:
-                spread.named = None
-            hand.append(wild)
-            self.swaps.append(wild)
-            self._note_hit(seat, spread.owner)
-            self.hits_this_turn += 1
-        if not hand:
-            out = self._went_out(seat, "tonk_out")
-            if out is not None:
-                return out
-            self._begin_turn((seat + 1) % self.num_players)  # boobed: the turn ends here
-        elif kind is not Spread and rules.hit_ends_turn:
-            self._begin_turn((seat + 1) % self.num_players)
-        return None
-
-    def _place(self, spread: TableSpread, card: Card, stands_for) -> None:
+    def place(self, spread: TableSpread, card: Card, stands_for) -> None:
         if stands_for is not None:
             if spread.named is None:
                 spread.named = {}
@@ -785,134 +657,38 @@ class HouseGame(Game):
                 return
         spread.cards.append(card)
 
-    def _note_hit(self, hitter: int, owner: int) -> None:
-        """A hit (or a swap or a slap): it spoils the hitter's going out (house rule) and,
-        on a waiting table, bars the spread owner's next drop."""
-        rules = self.rules
-        self.hit_any[hitter] = True
-        if rules.waiting:
-            if not (rules.hit_wait_cap and self.hit_flags[owner]):
-                self.waits[owner] += rules.hit_wait
-                self.hit_waits[owner] += rules.hit_wait
-            self.hit_flags[owner] = True
-
-    def _slap(self, seat: int, action: Slap) -> None:
-        rules = self.rules
-        next_first = rules.slap == "next_player_first"
-        if self._may_override(seat):
-            _, snap, discarder = self.pending
-            self._restore(snap)
-            self.pending = None
-        else:
-            discarder = self.window
-            if next_first and seat != self.turn:
-                self.pending = (seat, self._snapshot(), discarder)
-        card = self.discard.pop()
-        spread = self.spreads[action.spread]
-        self._place(spread, card, action.stands_for)
-        self._note_hit(seat, spread.owner)
-        self.window = None
-        if seat != discarder and not (next_first and seat == self.turn):
-            self.phase = SLAP_DISCARD
-            self.slapper = seat
-        else:
-            self.phase = START
-            self.slapper = None
-        return None
-
-    def _went_out(self, seat: int, kind: str) -> Outcome | None:
-        """Settle a player's emptied hand, or None when it does not win (boobed)."""
-        rules = self.rules
-        if rules.boobed and len(self.stock) <= self.num_players:
-            self.boobed[seat] = True
-            return None
-        return self._end(win_by_one(kind, seat, self.counts(), self.stake, self.going_out_multiple(seat, kind)))
-
-    def going_out_multiple(self, seat: int, kind: str) -> int:
-        """What emptying the hand pays under the house rules (RULES.md sections 7 and 9)."""
-        rules = self.rules
-        if kind == "run_out":
-            multiple = 2 if rules.run_out_pays == "double" else 1
-        else:
-            first = self.own_turns[seat] == 1 and self.turn == seat
-            pays = rules.tonk_out_pays
-            multiple = 2 if pays == "double" or (pays == "second_spread" and self.spreads_this_turn >= 2) else 1
-            if rules.first_turn_tonk_out == "double_then_single":
-                multiple = 2 if first else 1
-            elif rules.first_turn_tonk_out == "quadruple_two_spreads" and first and self.spreads_this_turn >= 2:
-                multiple = 4
-        if rules.hit_spoils_tonk_out and self.hit_any[seat]:
-            return 1
-        if (kind == "tonk_out" and rules.double_double and multiple == 2 and self.num_players == 2
-                and self._all_hit(self.hands[1 - seat])):
-            return 4
-        return multiple
-
-    def _all_hit(self, cards) -> bool:
+    def all_hit(self, g, cards) -> bool:
         """double double: could these cards all be laid as hits, one after another?"""
         if not cards:
             return True
-        saved = [(s, list(s.cards), dict(s.named) if s.named else None) for s in self.spreads]
+        saved = [(s, list(s.cards), dict(s.named) if s.named else None) for s in g.spreads]
         try:
-            return self._hit_all(list(cards))
+            return self._hit_all(g, list(cards))
         finally:
             for s, c, named in saved:
                 s.cards, s.named = c, named
 
-    def _hit_all(self, cards: list) -> bool:
+    def _hit_all(self, g, cards: list) -> bool:
         if not cards:
             return True
         on_table = None
         for card in cards:
-            for spread in self.spreads:
+            for spread in g.spreads:
                 open_cards = self._open_cards(spread)
                 if card in open_cards:
                     names = [None]
                 elif self.is_wild(card):
-                    on_table = self._table_cards() if on_table is None else on_table
+                    on_table = self._table_cards(g) if on_table is None else on_table
                     names = [e for e in open_cards if e not in on_table]
                 else:
                     continue
                 for name in names:
                     before, named = list(spread.cards), dict(spread.named) if spread.named else None
-                    self._place(spread, card, name)
+                    self.place(spread, card, name)
                     rest = [c for c in cards if c is not card]
-                    if self._hit_all(rest):
+                    if self._hit_all(g, rest):
                         return True
                     spread.cards, spread.named = before, named
                     if name is None:
                         return False  # a natural hit never blocks another: no other order helps
         return False
-
-    def _begin_turn(self, seat: int) -> None:
-        super()._begin_turn(seat)
-        self.own_turns[seat] += 1
-        self.hits_this_turn = 0
-        self.taken = None
-        self.window = None
-        self.pending = None
-        self.barred_by_hit = False
-        if self.drop_blocked and self.hit_waits[seat] > 0:
-            self.hit_waits[seat] -= 1
-            self.barred_by_hit = True
-
-
-def _code(card):
-    return None if card is None else card.code
-
-
-def _parse(code):
-    return None if code is None else Card.parse(code)
-
-
-def _freeze(snap: tuple) -> list:
-    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = snap
-    return [[[c.code for c in h] for h in hands], [c.code for c in discard], [s.to_dict() for s in spreads],
-            waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat]
-
-
-def _thaw(data: list) -> tuple:
-    hands, discard, spreads, waits, hit_waits, hit_flags, hit_any, phase, slapper, window, nat = data
-    return ([[Card.parse(c) for c in h] for h in hands], [Card.parse(c) for c in discard],
-            [TableSpread.from_dict(s) for s in spreads], list(waits), list(hit_waits), list(hit_flags),
-            list(hit_any), phase, slapper, window, nat)

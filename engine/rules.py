@@ -270,7 +270,7 @@ class Rules:
 
     @property
     def house(self) -> bool:
-        """Does a hand under these rules need the section 9 engine (engine.house)?"""
+        """Do hands under these rules need the house rules' rule object (engine.house.HouseRules)?"""
         return self._house
 
     def _needs_house(self) -> bool:
@@ -368,7 +368,7 @@ class Rules:
             "all_paid": "Two instant winners: each is paid by the others.",
         }[self.instant_conflict])
         lines.extend(self._describe_house())
-        if self.first_turn_tonk_out == "double_then_single":  # it replaces tonk_out_pays (engine/house.py)
+        if self.first_turn_tonk_out == "double_then_single":  # it replaces tonk_out_pays (Game.going_out_multiple)
             lines.append("Tonk out (no cards left, no discard) pays double on your first turn; later ones single.")
         else:
             lines.append({

@@ -1,7 +1,7 @@
 """Whole-session pieces of RULES.md section 10, as pure functions the bot can call.
 
 - Side bets (high card, naturals): what each deal's bets are (`SideBet`), who wins them
-  (the hand decides; see `engine.house`), and their settlement, zero-sum with the pot:
+  (the hand decides: `Game.side_winners`), and their settlement, zero-sum with the pot:
   `sum(side_payments) + pot_out - pot_in == 0`. `SidePot` keeps who paid what into a pot
   across hands, so a table that closes returns it to its payers.
 - The big one: the last N hands at double stake.

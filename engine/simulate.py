@@ -19,8 +19,8 @@ _RANDBELOW_BY_BITS = random.Random._randbelow is random.Random._randbelow_with_g
 
 def play_random_hand(game: Game, rng: random.Random) -> Game:
     """Play `game` to its end with uniformly random legal actions."""
-    if hasattr(game, "legal_slaps"):
-        return _play_random_house_hand(game, rng)
+    if game.rules.slap != "off":
+        return _play_random_slap_hand(game, rng)
     steps = 0
     choice = rng.choice
     if type(rng) is random.Random and _RANDBELOW_BY_BITS:
@@ -45,8 +45,8 @@ def play_random_hand(game: Game, rng: random.Random) -> Game:
     return game
 
 
-def _play_random_house_hand(game: Game, rng: random.Random) -> Game:
-    """Random play under house rules: in a slap window a random other seat slaps half the time."""
+def _play_random_slap_hand(game: Game, rng: random.Random) -> Game:
+    """Random play with the slap house rule: in a slap window a random other seat slaps half the time."""
     steps = 0
     while game.outcome is None:
         seat = game.to_act

@@ -69,34 +69,6 @@ class SeatView:
 
     @classmethod
     def of(cls, game, seat: int) -> "SeatView":
-        history = []
-        # Replay the public side of the log: which card each take picked up, and when a
-        # reshuffle (house rule) turned the pile into a new stock.
-        pile: list[Card] = []
-        dealt = game.rules.hand_size * game.num_players
-        upcard = game.deck[dealt] if game.rules.upcard else None
-        if upcard is not None:
-            pile.append(upcard)
-        stock = len(game.deck) - dealt - len(pile)
-        swaps = iter(getattr(game, "swaps", ()))
-        for who, action in game.log:
-            verb = action.verb
-            card = None
-            if verb == "take" or verb == "slap":
-                card = pile.pop()
-            elif verb == "swap":
-                card = next(swaps)
-            elif verb == "discard":
-                pile.append(action.card)
-                card = action.card
-            elif verb == "hit":
-                card = action.card
-            elif verb == "draw":
-                if stock == 0 and game.rules.can_reshuffle(len(pile)):
-                    stock = len(pile) - 1
-                    del pile[:-1]
-                stock = max(stock - 1, 0)
-            history.append(PublicEvent(who, action, card))
         over = game.outcome is not None
         return cls(
             seat=seat,
@@ -115,14 +87,14 @@ class SeatView:
             phase=game.phase,
             waits=tuple(game.waits),
             drop_blocked=game.drop_blocked if game.turn == seat else False,
-            history=tuple(history),
+            history=public_history(game),
             legal_actions=tuple(game.legal_actions(seat)),
             outcome=game.outcome,
             showdown=tuple(tuple(h) for h in game.hands) if over else None,
-            upcard=upcard,
+            upcard=game.deck[game.rules.hand_size * len(game.players)] if game.rules.upcard else None,
             to_act=game.to_act,
-            side_cards=tuple(getattr(game, "side_cards", ())),
-            slappers=tuple(game.slappers()) if hasattr(game, "slappers") and not over else (),
+            side_cards=tuple(game.side_cards),
+            slappers=() if over else tuple(game.slappers()),
         )
 
     @property
@@ -151,3 +123,76 @@ class SeatView:
         return seen
 
 
+class PublicHistory:
+    """The public side of a game's log, kept on the game (`game._public`) and extended
+    only by the actions logged since it was last asked for: building a view costs the
+    new actions, not a replay of the whole log. It follows the discard pile (which card a
+    take or a slap picked up) and the stock's size (when a reshuffle, a house rule, turned
+    the pile into a new stock)."""
+
+    __slots__ = ("log", "events", "pile", "stock", "swaps", "frozen")
+
+    def __init__(self, game) -> None:
+        rules = game.rules
+        dealt = rules.hand_size * len(game.players)
+        self.log = game.log  # the list this history follows (a game given a new log starts over)
+        self.events: list[PublicEvent] = []
+        self.pile: list[Card] = [game.deck[dealt]] if rules.upcard else []
+        self.stock = len(game.deck) - dealt - len(self.pile)
+        self.swaps = 0  # swaps seen so far: game.swaps[i] is the wild card the i-th took into hand
+        self.frozen: tuple[PublicEvent, ...] = ()
+
+    def copy_for(self, game) -> "PublicHistory":
+        """This history for `game`, a copy of the game it follows (Game.copy): the events so
+        far are shared, what follows is the copy's own."""
+        twin = PublicHistory.__new__(PublicHistory)
+        twin.log = game.log
+        twin.events = list(self.events)
+        twin.pile = list(self.pile)
+        twin.stock = self.stock
+        twin.swaps = self.swaps
+        twin.frozen = self.frozen
+        return twin
+
+    def extend(self, game) -> tuple[PublicEvent, ...]:
+        events, pile = self.events, self.pile
+        log = game.log
+        if len(events) == len(log):
+            return self.frozen
+        rules = game.rules
+        for who, action in log[len(events):]:
+            verb = action.verb
+            card = None
+            if verb == "slap":
+                last = events[-1] if events else None
+                if last is not None and last.action.verb == "slap" and last.seat != who:
+                    card = last.card  # next player first: the same discard, slapped over again
+                else:
+                    card = pile.pop()
+            elif verb == "take":
+                card = pile.pop()
+            elif verb == "swap":
+                card = game.swaps[self.swaps]
+                self.swaps += 1
+            elif verb == "discard":
+                pile.append(action.card)
+                card = action.card
+            elif verb == "hit":
+                card = action.card
+            elif verb == "draw":
+                if self.stock == 0 and rules.can_reshuffle(len(pile)):
+                    self.stock = len(pile) - 1
+                    del pile[:-1]
+                self.stock = max(self.stock - 1, 0)
+            events.append(PublicEvent(who, action, card))
+        self.frozen = tuple(events)
+        return self.frozen
+
+
+def public_history(game) -> tuple[PublicEvent, ...]:
+    """Every action of `game` as the whole table saw it, in order: one tuple per length
+    of the log, shared by every view built at that point."""
+    history = game._public
+    if history is None or history.log is not game.log or len(history.events) > len(game.log):
+        history = game._public = PublicHistory(game)
+    return history.extend(game)

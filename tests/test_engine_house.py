@@ -7,7 +7,7 @@ import pytest
 
 from engine import CLAIM, DRAW, DROP, TAKE, Discard, Game, Hit, IllegalAction, Rules, RulesError, Spread
 from engine.actions import Slap, Swap
-from engine.house import SLAP_DISCARD, HouseGame
+from engine.house import SLAP_DISCARD, HouseRules
 from engine_helpers import C, cards, deal, rules_of, snapshot
 
 
@@ -140,7 +140,7 @@ def test_wild_spreads_need_two_natural_cards_and_a_free_card_to_name():
 
 def test_without_wild_cards_jokers_and_as_are_refused():
     game = deal(["5s X1 7s Kd 9c", "2c 3d 4h 6h 7h"], stock="8c", rules=rules_of(jokers=2))
-    assert not isinstance(game, HouseGame)
+    assert game.house is None  # jokers alone are no house rule: the standard game's checks
     play(game, (0, DRAW))
     refused(game, 0, Spread(cards("5s X1 7s")), "jokers cannot be spread")
     house = deal(["5s X1 7s Kd 9c", "2c 3d 4h 6h 7h"], stock="8c", rules=rules_of(jokers=2, hits_per_turn=1))
@@ -632,7 +632,7 @@ def test_a_copy_of_a_house_game_is_independent():
                                                                         wild_cards="jokers"))
     play(game, *SLAP_OPEN, (2, Slap(0)))
     twin = game.copy()
-    assert type(twin) is HouseGame and snapshot(twin) == snapshot(game)
+    assert isinstance(twin.house, HouseRules) and twin.house is game.house and snapshot(twin) == snapshot(game)
     play(twin, (1, Slap(0)), (1, DRAW))
     assert game.phase == SLAP_DISCARD and game.pending is not None and len(game.log) == 4
     play(game, (2, Discard(C("Jh"))))

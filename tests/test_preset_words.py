@@ -9,7 +9,7 @@ import pytest
 
 from engine import Rules
 from engine.help import help_sections
-from engine.house import HouseGame
+from engine.game import Game
 from engine.rules import PRESETS
 
 STANDARD = Rules()
@@ -21,7 +21,7 @@ def engine_pays(rules: Rules, kind: str, *, first: bool, spreads: int, hit: bool
     """What the engine pays for seat 0 going out (`kind`) at a table of three, in stakes."""
     game = SimpleNamespace(rules=rules, own_turns=[1 if first else 3, 2, 2], turn=0, spreads_this_turn=spreads,
                            hit_any=[hit, False, False], num_players=3)
-    return HouseGame.going_out_multiple(game, 0, kind)  # type: ignore[arg-type]
+    return Game.going_out_multiple(game, 0, kind)  # type: ignore[arg-type]
 
 
 def described_pays(lines: list[str], kind: str, *, first: bool, spreads: int, hit: bool = False) -> int:

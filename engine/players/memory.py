@@ -45,7 +45,8 @@ class Memory:
             who, action = event.seat, event.action
             verb = action.verb
             if verb == "slap":  # the top discard went onto a spread
-                pile.pop()
+                if pile and pile[-1] == event.card:  # (a slap taken over by the next player: already gone)
+                    pile.pop()
                 continue
             if verb == "swap":  # a natural card went to the table, the wild card (public) to the hand
                 self.held[who].discard(action.card)
