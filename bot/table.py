@@ -528,7 +528,7 @@ class Table:
         if game is None:
             return base
         # the public side of any seat's view: its hand and legal plays are dropped here
-        history = self.seat_view(game.turn).history
+        history = game.public_history()
         window = self.slap_window
         return replace(
             base, turn=game.to_act if not over else None, phase=game.phase,
