@@ -143,7 +143,8 @@ def table_picture(table: PublicTable) -> pictures.TablePicture:
             is_winner=out is not None and i in out.winners,
         ) for i, seat in enumerate(table.seats))
     spreads = tuple(pictures.SpreadPicture(table.names[s.owner], tuple(s.cards)) for s in table.spreads)
-    return pictures.TablePicture(seats, spreads, stock=None, title=f"Hand {table.hand_number}")
+    unit = "push-ups" if table.scoring is Scoring.PUSHUPS else "points"  # the totals' unit, said once
+    return pictures.TablePicture(seats, spreads, stock=None, title=f"Hand {table.hand_number} · totals in {unit}")
 
 
 # ---------------------------------------------------------------------------- lobby

@@ -409,10 +409,16 @@ async def next_hand(driver: Driver, table: Table) -> None:
 async def play(driver: Driver, table: Table) -> None:
     try:
         while not driver.stopping:
-            if table.over:
-                await next_hand(driver, table)
-            else:
-                await play_turn(driver, table)
+            try:
+                if table.over:
+                    await next_hand(driver, table)
+                else:
+                    await play_turn(driver, table)
+            except LookupError as exc:
+                # the message moved on before this player clicked (a deferred answer landing late,
+                # another player's Next hand): as a person would, look again and play on
+                driver.clicks.surprise("moved-on", str(exc)[:60])
+                await resync(driver, table)
     except Exception as exc:  # a harness surprise at one table must not stop the others
         print(f"table {table.table_id}: driver stopped: {exc!r}", file=sys.stderr)
 

@@ -217,3 +217,17 @@ def test_a_seat_that_confirms_picks_is_asked_first_and_nothing_changes_until_it_
     assert apply(again, SetConfirm(BOB, True)) == (again, [])
     restored = Table.from_json(json.loads(json.dumps(again.to_json())))
     assert restored.seats[1].confirm  # the choice survives a restart
+
+
+def test_the_showdown_picture_says_what_its_totals_count():
+    from dataclasses import replace as changed
+
+    from bot.table import Scoring
+    from cogs import pictures, render
+
+    table, _ = play_out(in_play((BOB, "bob")))
+    picture = render.table_picture(table.public())
+    assert picture.title.endswith("totals in points")
+    assert "totals in points" in pictures.describe_table(picture)  # the alt text says it too
+    pushups = render.table_picture(changed(table, scoring=Scoring.PUSHUPS).public())
+    assert pushups.title.endswith("totals in push-ups")
