@@ -207,7 +207,7 @@ async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_disc
     table_picture = table.attachment("table.png")
     # each picture carries its description, the cards by name, for screen readers
     assert picture.description.startswith("Your hand.") and " of " in picture.description
-    assert table_picture.description.startswith("Table picture: Hand 1.")
+    assert table_picture.description.startswith("Table picture: Hand 1, totals in points.")
     edits = watching.edits
     stock = field(table, "Stock")
     # the player to act draws and discards (two cards in and out: the hand cannot end)
