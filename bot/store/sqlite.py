@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import time
 from pathlib import Path
 from dataclasses import dataclass
 from functools import cache
@@ -58,6 +59,20 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 # --------------------------------------------------------------------------- connections
 
 
+def _write_ahead(cursor: Any, attempts: int = 200) -> None:
+    """Put the database in WAL mode. Switching a new file's journal takes an exclusive lock, and
+    SQLite does not wait on its busy timeout for it: processes opening a new database together
+    (shards, or the bot and a script) each try again, briefly, until one of them has switched it."""
+    for attempt in range(attempts):
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except Exception as exc:  # the driver's OperationalError, through SQLAlchemy's adapter
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.01)
+
+
 def configure_engine(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
     """PRAGMAs on every new connection, and the store's own BEGIN."""
     busy_timeout_ms = int(busy_timeout_ms)
@@ -70,7 +85,7 @@ def configure_engine(engine: AsyncEngine, *, busy_timeout_ms: int) -> None:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
-            cursor.execute("PRAGMA journal_mode = WAL")
+            _write_ahead(cursor)
             cursor.execute("PRAGMA synchronous = NORMAL")
             cursor.execute("PRAGMA foreign_keys = ON")
         finally:
