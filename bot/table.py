@@ -30,11 +30,12 @@ from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop,
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.help import changed_rules, plain_refusal, plural
 from engine.house import SLAP_DISCARD
-from engine.session import big_one_stake, check_big_one, seat_newcomer
+from engine.session import seat_newcomer
 
 from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, ComputerPlay, ComputerSlap, End,
                           Join, Leave, NextHand, Play, Remove, SetConfirm, SetPreset, SetRule, SetSideBets,
                           SlapDiscard, Start, TakeOver, TimeOut, ToggleSideBets)
+from bot.bigone import BigOne
 from bot.errors import StaleView, UserError
 from bot.sidebets import PublicSideBets, SideBets, plural_points
 
@@ -417,8 +418,8 @@ class Table:
     side_settled: tuple[int, ...] = ()
     """Per seat, what the side pots won in the hand just finished moved (zero-sum; the
     ledger books it with the hand). Empty when no pot was won."""
-    big_one: int = 0
-    """Hands left of the big one, a hand dealt under it and still in play included."""
+    big_one: BigOne = field(default_factory=BigOne)
+    """The big one, if the host called it (bot/bigone.py)."""
     _views: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     """The seats' views and the public view of this table, each built once (a table is frozen;
     `replace` makes a new one with none built)."""
@@ -523,7 +524,7 @@ class Table:
             capacity=self.capacity, hand_number=self.hand_number, seats=tuple(seats),
             cuts=self.cuts if self.hand_number == 1 else None, closed_reason=self.closed_reason,
             replayable=self.replayable,
-            side_bets=self.side_bets.public(self.game, self.seats, self.side_settled), big_one=self.big_one,
+            side_bets=self.side_bets.public(self.game, self.seats, self.side_settled), big_one=self.big_one.hands_left,
         )
         if game is None:
             return base
@@ -833,7 +834,7 @@ class Table:
 
     def _deal(self, dealer: int, hand_number: int, rng: random.Random) -> tuple["Table", list[Event]]:
         deck_rng = random.Random(rng.getrandbits(64))
-        stake = big_one_stake(self.stake) if self.big_one else self.stake
+        stake = self.big_one.stake(self.stake)
         game = Game.deal(self.rules, [s.name for s in self.seats], dealer, rng=deck_rng, stake=stake,
                          side_bets=self.side_bets.to_deal([s.user_id if s.is_human else None for s in self.seats],
                                                           rng))
@@ -985,9 +986,10 @@ class Table:
         if len(staying) < len(seats) and (len(staying) < MIN_PLAYERS or not any(s.is_human for s in staying)):
             closed, more = table._close("Too few players are left: the table closes after that hand.")
             return closed, events + more
-        if self.big_one and game.stake > self.stake:  # a hand of the big one
-            table = replace(table, big_one=self.big_one - 1)
-            if table.big_one == 0:
+        big_one = self.big_one.after_hand(game.stake, self.stake)
+        if big_one != self.big_one:  # that was a hand of the big one
+            table = replace(table, big_one=big_one)
+            if big_one.over:
                 closed, more = table._close("The big one is over: that was the last hand.")
                 return closed, events + more
         return table, events
@@ -1068,10 +1070,8 @@ class Table:
             raise UserError("Only the host can call the big one.")
         if not self.is_open:
             raise UserError("This table is closed.")
-        if self.big_one:
-            raise UserError(f"The big one is on already: {plural(self.big_one, 'hand')} left.")
-        hands = check_big_one(hands)
-        return self._changed(big_one=hands), [BigOneCalled(hands)]
+        big_one = self.big_one.called(hands)
+        return self._changed(big_one=big_one), [BigOneCalled(big_one.hands_left)]
 
     def with_message(self, message_id: int) -> "Table":
         return replace(self, message_id=message_id)
@@ -1109,7 +1109,7 @@ class Table:
             "closed_reason": self.closed_reason, "moves": self.moves, "timer_plays": list(self.timer_plays),
             "ping": {"message_id": self.ping.message_id, "turn": self.ping.turn} if self.ping else None,
             "side_bets": self.side_bets.to_json() if self.side_bets != SideBets() else None,
-            "side_settled": list(self.side_settled), "big_one": self.big_one,
+            "side_settled": list(self.side_settled), "big_one": self.big_one.to_json(),
         }
 
     @classmethod
@@ -1147,7 +1147,7 @@ class Table:
             ping=Ping(ping["message_id"], ping["turn"]) if ping else None, moves=int(book.get("moves") or 0),
             timer_plays=tuple(book.get("timer_plays") or ()), version=version,
             side_bets=SideBets.from_json(book.get("side_bets")), side_settled=tuple(book.get("side_settled") or ()),
-            big_one=int(book.get("big_one") or 0),
+            big_one=BigOne.from_json(book.get("big_one")),
         )
 
     def bookkeeping_columns(self) -> dict[str, Any]:

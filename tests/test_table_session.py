@@ -4,6 +4,7 @@ the big one, and where a newcomer sits. No store, no Discord."""
 import json
 import random
 
+from bot.bigone import BigOne
 from bot.table import BigOneCalled, SeatTaken, SideBetsChanged, Status, Table, TableClosed
 from engine import DROP, Game
 from test_table import ALICE, BOB, CAROL, EVE, refused, seated
@@ -136,18 +137,18 @@ def test_the_big_one_doubles_the_stake_for_its_hands_then_closes_the_table():
     table = finish(table.start(ALICE, rng)[0])
     assert table.game.stake == 2
     table, events = table.call_big_one(ALICE, 2)
-    assert events == [BigOneCalled(2)] and round_trip(table).big_one == 2
+    assert events == [BigOneCalled(2)] and round_trip(table).big_one == BigOne(2)
     refused(table, lambda t: t.call_big_one(ALICE, 3), "on already: 2 hands left")
     table, _ = table.next_hand(ALICE, rng)
     assert table.game.stake == 4 and table.public().big_one == 2
     table = round_trip(finish(table))
-    assert table.big_one == 1 and table.status is Status.BETWEEN_HANDS
+    assert table.big_one == BigOne(1) and table.status is Status.BETWEEN_HANDS
     assert all(abs(p) % 4 == 0 for p in table.game.outcome.payments)
     table, _ = table.next_hand(ALICE, rng)
     assert table.game.stake == 4
     while table.in_play:
         table, events = table.act(table.seats[table.to_act].user_id, DROP)
-    assert table.status is Status.CLOSED and table.big_one == 0
+    assert table.status is Status.CLOSED and not table.big_one.on
     assert table.closed_reason == "The big one is over: that was the last hand."
     assert isinstance(events[-1], TableClosed) and table.game.over  # the last hand is still recorded
 
@@ -204,3 +205,11 @@ def test_the_table_message_shows_the_side_bets_the_pots_and_the_big_one():
     closed = render.table_message(second.end(ALICE, "alice")[0].public())
     assert "The side pots" in closed["embed"].description and "went back to those who paid in" in \
         closed["embed"].description
+
+
+def test_the_big_one_is_a_value_that_counts_only_its_own_hands():
+    big = BigOne().called(3)
+    assert big.stake(5) == 10 and BigOne().stake(5) == 5
+    assert big.after_hand(5, 5) == big  # called during a hand dealt at the table's stake: it starts at the next
+    assert big.after_hand(10, 5) == BigOne(2) and not BigOne(2).over and BigOne(1).after_hand(10, 5).over
+    assert BigOne.from_json(big.to_json()) == big and BigOne.from_json(None) == BigOne()
