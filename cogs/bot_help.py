@@ -14,14 +14,9 @@ from bot.table import TIMEOUTS_BEFORE_AWAY
 from engine import Rules
 from engine.help import plural
 
-from cogs.live import WARNING_SHARE
+from cogs.live.clock import warning_lead
 
 COLOUR = discord.Colour.blurple()
-
-
-def warning_seconds(turn_timer: int) -> int:
-    """How long before the end of a turn its player is warned (as cogs/live.py's timer does)."""
-    return int(max(5.0, turn_timer * WARNING_SHARE))
 
 
 def controls(rules: Rules, *, turn_timer: int) -> list[tuple[str, str]]:
@@ -47,7 +42,7 @@ def controls(rules: Rules, *, turn_timer: int) -> list[tuple[str, str]]:
          "A new player's pick from a menu asks first: **Confirm**, **Cancel**, or **Play it, and stop "
          "asking**; **Ask before each pick** turns the question back on."),
         ("The turn timer",
-         f"{turn_timer} s a turn on this server. With {warning_seconds(turn_timer)} s left you are pinged; at "
+         f"{turn_timer} s a turn on this server. With {warning_lead(turn_timer)} s left you are pinged; at "
          "the end the bot draws and discards your highest card for you. After "
          f"{plural(TIMEOUTS_BEFORE_AWAY, 'time-out')} in a row a computer plays your seat until you press "
          "**I'm back**."),

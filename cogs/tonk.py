@@ -167,7 +167,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         table = await self.service.set_message(table.id, message_id)
         if table is not None:
             self.live.on_events(table, [])
-            self.live.shown(table)
+            self.live.channel.shown(table)
 
     # ------------------------------------------------------------------ /tonk end
 
@@ -352,12 +352,12 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     @commands.Cog.listener(f"on_{CLICK_EVENT}")
     async def on_click(self, interaction: discord.Interaction, click: Click) -> None:
         try:
-            async with self.live.replying(click.table_id):
+            async with self.live.channel.replying(click.table_id):
                 await in_time(interaction, self._answer(interaction, click))
         except Exception as exc:  # a TonkError is a refusal; the rest is logged
             await self.report_error(interaction, exc, table_id=click.table_id)
             return
-        if self.live.stuck(click.table_id):
+        if self.live.channel.stuck(click.table_id):
             await self._tell_stuck(interaction, click.table_id)
 
     async def _tell_stuck(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -365,11 +365,11 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         its player is told (once) what is missing and who can fix it; a click that shows the
         permissions are back lets the table carry on at once."""
         missing = missing_permissions(
-            interaction.app_permissions, pictures=await self.live.pictures_on(interaction.guild_id),  # type: ignore[arg-type]
+            interaction.app_permissions, pictures=await self.live.looks.pictures_on(interaction.guild_id),  # type: ignore[arg-type]
             thread=isinstance(interaction.channel, discord.Thread))
         if not missing:
-            self.live.permissions_back(table_id)
-        elif self.live.tell_stuck(table_id, interaction.user.id):
+            self.live.channel.permissions_back(table_id)
+        elif self.live.channel.tell_stuck(table_id, interaction.user.id):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.followup.send(render.stuck_text(missing, interaction.channel_id), ephemeral=True)  # type: ignore[arg-type]
 
@@ -409,7 +409,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             text = await self.server.review(interaction.guild_id or 0, hand_id, interaction.user.id)
             await reply_of(interaction).send(embed=render.review_embed(hand_id, text), ephemeral=True)
         elif verb in PLAYS or verb in HAND_VERBS or verb in PENDING_VERBS:
-            async with self.live.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
+            async with self.live.hands.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
                 try:
                     if verb in PLAYS:
                         await self._play(interaction, click, click.command(person_of(interaction)))
@@ -417,7 +417,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                         await self._pending(interaction, click)
                     else:
                         if verb is Verb.REFRESH:  # also Cancel of a pick that waits for its player's word
-                            self.live.pending_pick(click.table_id, interaction.user.id)
+                            self.live.hands.pending_pick(click.table_id, interaction.user.id)
                         await self._show_hand(interaction, click.table_id, edit=verb is not Verb.HAND,
                                               confirm_drop=verb is Verb.DROP,
                                               focus=click.value if verb is Verb.FOCUS else None)
@@ -437,7 +437,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         try:
             table = await self.service.apply(click.table_id, person, command)
         except AskFirst as ask:
-            self.live.ask_first(ask.table, person.user_id, click.verb, click.value)
+            self.live.hands.ask_first(ask.table, person.user_id, click.verb, click.value)
             await self._hand_reply(interaction, ask.table, person.user_id)
             return
         # the play is saved and published: the table message shows it even if this reply fails
@@ -451,7 +451,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             table = await self.service.apply(click.table_id, person, click.command(person))
             await self._hand_reply(interaction, table, person.user_id, note="From now on, each pick asks first.")
             return
-        waiting = self.live.pending_pick(click.table_id, person.user_id)
+        waiting = self.live.hands.pending_pick(click.table_id, person.user_id)
         if waiting is None or waiting[0] != click.version:
             raise StaleView("That pick is no longer waiting: pick again.")
         _, verb, value = waiting
@@ -462,23 +462,23 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
                           note: str | None = None) -> None:
         """Answer a click on a private hand message with that message, showing `table`."""
         seat = table.seat_required(user_id)
-        message, picture = await self.live.hand_message(table, seat, note=note, message_id=_message_id(interaction))
+        message, picture = await self.live.hands.hand_message(table, seat, note=note, message_id=_message_id(interaction))
         await reply_of(interaction).edit(**message)
-        self.live.hand_shown(table, user_id, interaction, _message_id(interaction), message, picture)
+        self.live.hands.hand_shown(table, user_id, interaction, _message_id(interaction), message, picture)
 
     async def _table_command(self, interaction: discord.Interaction, click: Click) -> None:
         """A click on the table message: the reply is that message, edited to the new state."""
         person = person_of(interaction)
         new = click.verb is Verb.JOIN and await self.service.is_new(interaction.guild_id or 0, person.user_id)
         table = await self.service.apply(click.table_id, person, click.command(person, new_player=new))
-        message, picture = await self.live.table_message(table)
-        edit = self.live.shown(table)
+        message, picture = await self.live.channel.table_message(table)
+        edit = self.live.channel.shown(table)
         try:
             await reply_of(interaction).edit(**message)
         except BaseException:
             self.live.request_sync(table.id, force=True)
             raise
-        self.live.picture_shown(table.id, edit, picture)
+        self.live.channel.picture_shown(table.id, edit, picture)
 
     async def _private_command(self, interaction: discord.Interaction, click: Click, *, edit: bool) -> None:
         """A command answered to its giver alone (the table message follows through the live
@@ -528,7 +528,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         if table.game is None:
             raise UserError("No hand has been dealt at this table yet." if table.hand_number == 0 else
                             "The seats changed since the last hand: your cards come with the next deal.")
-        message, picture = await self.live.hand_message(
+        message, picture = await self.live.hands.hand_message(
             table, seat, note=note, confirm_drop=confirm_drop, focus=focus,
             message_id=_message_id(interaction) if edit else None)
         if edit:
@@ -536,7 +536,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
             message_id = _message_id(interaction)
         else:
             message_id = await reply_of(interaction).send(**render.as_new(message), ephemeral=True)
-        self.live.hand_shown(table, interaction.user.id, interaction, message_id, message, picture,
+        self.live.hands.hand_shown(table, interaction.user.id, interaction, message_id, message, picture,
                              followup=not edit and reply_of(interaction).followup)
 
 

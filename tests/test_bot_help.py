@@ -112,6 +112,8 @@ def test_the_help_follows_the_table_and_the_servers_timer():
     text = help_text(Rules(), turn_timer=60)
     assert "60 s a turn" in text and "With 15 s left" in text
     assert "With 5 s left" in help_text(Rules(), turn_timer=12)
+    # the help says what the timer does: a 3 s turn warns with 1 s left, not 5 s (more than the turn)
+    assert "3 s a turn" in help_text(Rules(), turn_timer=3) and "With 1 s left" in help_text(Rules(), turn_timer=3)
     assert "3 time-outs in a row" in text
 
 

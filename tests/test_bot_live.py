@@ -288,7 +288,7 @@ async def test_a_hand_whose_token_runs_out_says_so_and_its_player_is_told_once_a
         return [m for m in fake.visible("dave") if NOTE in m.content]
 
     note = await fake.wait_for(lambda: notes() and notes()[0], timeout=10, what="the note")
-    assert all(str(fake.user(u).id) in note.content for u in (second, third))
+    assert all(str(fake.user(u).id) in note.content for u in (second, third)), (note.content, [fake.user(u).id for u in PLAYERS], first, second, third)
     assert str(fake.user(first).id) not in note.content and note.button("My hand") is not None
     await fake.wait_for(lambda: any(str(fake.user(second).id) in m.content for m in pings(fake)), what="the ping")
     sent = await fake.click(third, note.button("My hand"))

@@ -186,13 +186,13 @@ async def test_a_click_waits_only_for_an_edit_in_flight_of_the_message_it_answer
     must land last); My hand, the ping's button or an older message answer elsewhere: no wait."""
     live = LiveTables(client=None, service=None, settings=None)  # type: ignore[arg-type]
     runtime = live.runtime(7)
-    runtime.hands[10] = LiveHand(application_id=1, token="token", message_id=500, moves=3)
-    lock = runtime.hand_locks[10]
+    runtime.hands.live[10] = LiveHand(application_id=1, token="token", message_id=500, moves=3)
+    lock = runtime.hands.locks[10]
     await lock.acquire()  # the follow-up edit of message 500 is in flight
     entered: list[int | None] = []
 
     async def click(message_id):
-        async with live.hand_turn(7, 10, message_id):
+        async with live.hands.hand_turn(7, 10, message_id):
             entered.append(message_id)
 
     elsewhere = [asyncio.create_task(click(m)) for m in (None, 499)]  # My hand / the ping, an older message

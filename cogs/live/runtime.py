@@ -1,0 +1,212 @@
+"""What one live table keeps in memory, in one part per concern, and what the parts share.
+
+`TableRuntime` is one table's: the coordinator's tasks (the update worker, the computer players,
+the slaps, the idle lobby) and the newest table it was given, beside the state of each part:
+`ChannelState` (the channel message, cogs/live/channel.py), `ClockState` (the turn's timer and
+ping, cogs/live/clock.py) and `HandsState` (the live private hands, cogs/live/hands.py). Each part
+changes its own state only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import defaultdict
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import aiohttp
+
+from bot.table import Table
+from engine import Card, TonkError
+
+from cogs import pictures
+
+if TYPE_CHECKING:
+    from bot.server import ServerService
+    from cogs.live.hands import LiveHand
+
+log = logging.getLogger("cogs.live")
+
+
+def start_task(holder: object, attribute: str, coro: Awaitable[None], name: str) -> None:
+    """Run `coro` as `holder`'s task named by `attribute` unless one is running already."""
+    task = getattr(holder, attribute)
+    if task is None or task.done():
+        setattr(holder, attribute, asyncio.create_task(coro, name=name))  # type: ignore[arg-type]
+    else:
+        coro.close()  # type: ignore[attr-defined]
+
+
+@dataclass(eq=False)
+class ChannelState:
+    """What the table's channel message shows, and whether the channel lets the bot in."""
+
+    last_edit: float = 0.0
+    shown: int | None = None
+    """The table's `moves` that its channel message shows."""
+    picture: pictures.TablePicture | None = None
+    """The picture the channel message carries (None: none, or not known while an edit is in flight)."""
+    edits: int = 0
+    """Edits of the channel message begun: only the newest one's picture is known to be shown."""
+    replying: int = 0
+    """Clicks on this table being answered: the channel edit waits for their replies."""
+    replied: asyncio.Event = field(default_factory=asyncio.Event)
+    blocked: list[str] | None = None
+    """The permissions the channel refused the bot (a message edit or a ping failed): the table's
+    message cannot follow the game until they are back. None: nothing refused."""
+    blocked_told: set[int] = field(default_factory=set)
+    """Who was told at a click that the table is stuck (once each while it is)."""
+    host_told: bool = False
+    recover: asyncio.Task | None = None
+    """Tries the channel again every `PERMISSION_RETRY_SECONDS` while it refuses the bot."""
+
+    def edit_begun(self) -> int:
+        """An edit of the channel message begins: until it lands, what picture it shows is not known."""
+        self.edits += 1
+        self.picture = None
+        return self.edits
+
+    def edit_landed(self, edit: int, picture: pictures.TablePicture | None) -> None:
+        """Edit number `edit` reached Discord showing `picture`; a later edit begun meanwhile decides."""
+        if edit == self.edits:
+            self.picture = picture
+
+
+@dataclass(eq=False)
+class ClockState:
+    """The turn in play's timer, and what its ping shows."""
+
+    timer: tuple[str, asyncio.Task] | None = None
+    turn_started: tuple[str, float] | None = None
+    """The turn whose timer runs, and when it began (Unix time)."""
+    ping_deadline: tuple[str, float | None] | None = None
+    """The turn and the deadline the turn's ping (or its warning) shows, when this process sent it."""
+
+
+@dataclass(eq=False)
+class HandsState:
+    """Each seated person's live private hand message at this table, and what it marks."""
+
+    live: dict[int, "LiveHand"] = field(default_factory=dict)
+    """Each person's live private hand message, by user id."""
+    locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
+    """One at a time per person: a click's reply and the edit that follows the table."""
+    drawn: dict[int, tuple[str, Card]] = field(default_factory=dict)
+    """The card each person drew this turn (by turn key), marked in their hand until the turn ends."""
+    pending: dict[int, tuple[int, str, str]] = field(default_factory=dict)
+    """Each person's pick that waits for their word: (the table's moves, verb, value)."""
+    stale: set[int] = field(default_factory=set)
+    """People whose private hand no longer follows the game (retired or refused), until they open it again."""
+    noticed: tuple[int, set[int]] = (0, set())
+    """The deal (hand number) and who was told in the channel during it that their hand stopped following."""
+
+    @property
+    def following(self) -> bool:
+        """Does a hand message still follow the game, or is someone to be told that theirs stopped?"""
+        return bool(self.stale) or any(hand.fresh for hand in self.live.values())
+
+    def stop(self) -> None:
+        for hand in self.live.values():
+            if hand.retire is not None:
+                hand.retire.cancel()
+
+
+@dataclass(eq=False)
+class TableRuntime:
+    """What one live table needs in memory: the coordinator's tasks and each part's state."""
+
+    table_id: int
+    channel: ChannelState = field(default_factory=ChannelState)
+    clock: ClockState = field(default_factory=ClockState)
+    hands: HandsState = field(default_factory=HandsState)
+    newest: Table | None = None
+    """The newest table the service published: the channel shows it (or the service's newer save),
+    also once the table closed and its rows are gone (/tonk-admin forget)."""
+    dirty: bool = False
+    """A change arrived that the channel, the ping and the live hands do not follow yet."""
+    sync: asyncio.Task | None = None
+    computer: asyncio.Task | None = None
+    idle: asyncio.Task | None = None
+    slaps: tuple[int, asyncio.Task] | None = None
+    """House rule (slap): the computer seats' slaps of the open window (by its discard), after
+    their reaction times."""
+
+    @property
+    def idle_now(self) -> bool:
+        tasks = (self.sync, self.computer, self.idle, self.clock.timer[1] if self.clock.timer else None,
+                 self.slaps[1] if self.slaps else None, self.channel.recover)
+        return (self.channel.replying == 0 and not self.hands.following
+                and all(t is None or t.done() for t in tasks))
+
+    def start(self, attribute: str, coro: Awaitable[None]) -> None:
+        """Run `coro` as this table's task of that kind unless one is running already."""
+        start_task(self, attribute, coro, f"tonk-{attribute}-{self.table_id}")
+
+    def cancel(self) -> None:
+        """Stop the table's computer, idle, slap, timer and retry tasks (not the one running this)."""
+        running = asyncio.current_task()
+        tasks = [self.computer, self.idle, self.clock.timer[1] if self.clock.timer else None,
+                 self.slaps[1] if self.slaps else None, self.channel.recover]
+        for task in tasks:
+            if task is not None and task is not running:
+                task.cancel()
+        self.clock.timer = None
+        self.slaps = None
+        self.hands.stop()
+
+
+class ServerLooks:
+    """The server settings the live runtime reads at every state (the turn timer, pictures on or
+    off): read once per server and kept until /tonk-admin settings changes them."""
+
+    def __init__(self, server: "ServerService | None"):
+        self.server = server
+        self._turn_seconds: dict[int, float] = {}
+        self._pictures: dict[int, bool] = {}
+
+    async def turn_seconds(self, guild_id: int) -> float:
+        seconds = self._turn_seconds.get(guild_id)
+        if seconds is None:
+            settings = await self.server.guild_settings(guild_id)  # type: ignore[union-attr]
+            seconds = self._turn_seconds[guild_id] = float(settings.turn_timer_seconds)
+        return seconds
+
+    async def pictures_on(self, guild_id: int) -> bool:
+        on = self._pictures.get(guild_id)
+        if on is None:
+            on = self._pictures[guild_id] = await self.server.pictures_enabled(guild_id)  # type: ignore[union-attr]
+        return on
+
+    def changed(self, guild_id: int) -> None:
+        self._turn_seconds.pop(guild_id, None)
+        self._pictures.pop(guild_id, None)
+
+
+class Runtimes(dict[int, TableRuntime]):
+    """Every live table's runtime, by table id (the coordinator creates and drops them)."""
+
+    def of(self, table_id: int) -> TableRuntime:
+        runtime = self.get(table_id)
+        if runtime is None:
+            runtime = self[table_id] = TableRuntime(table_id)
+        return runtime
+
+
+@contextlib.contextmanager
+def background(table_id: int, what: str):
+    """The one place where the bot's own work at a table (computer players, slaps, turn timers,
+    idle lobbies) meets trouble: a refusal (the table closed or moved on meanwhile) ends it
+    quietly, Discord out of reach is a warning, anything else is logged with its traceback.
+    Cancellation passes through."""
+    try:
+        yield
+    except TonkError:  # UserError is one
+        pass
+    except (OSError, aiohttp.ClientError) as exc:
+        log.warning("table %s: %s: could not reach Discord (%s)", table_id, what, exc)
+    except Exception:
+        log.exception("table %s: %s failed", table_id, what)
+
