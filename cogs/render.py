@@ -746,13 +746,16 @@ def hand_between(table_id: int, hand_number: int) -> dict[str, Any]:
     return {"embed": embed, "view": None, "attachments": []}
 
 
-def hand_retired(table_id: int) -> dict[str, Any]:
-    """A private hand whose token is about to expire: it no longer follows the game, and says so
-    (rather than go on showing a state that is no longer true), with one button back to the live
-    hand. The button is a new click, whose reply follows the game again."""
+def hand_retired(table_id: int, *, stopping: bool = False) -> dict[str, Any]:
+    """A private hand whose token is about to expire, or whose bot stops (a restart or an update
+    takes its tokens away): it no longer follows the game, and says so (rather than go on showing a
+    state that is no longer true), with one button back to the live hand. The button is a new
+    click, whose reply follows the game again."""
+    why = ("the bot stopped (for a restart or an update). When it is back, press" if stopping else
+           "Discord lets the bot update it for 15 minutes after your last click on it. Press")
     embed = discord.Embed(title="Your hand", colour=COLOUR_CLOSED, description=(
-        "This message no longer follows the game: Discord lets the bot update it for 15 minutes "
-        "after your last click on it. Press **Show my hand** (or My hand on the table) for your live hand."))
+        f"This message no longer follows the game: {why} **Show my hand** (or My hand on the table) "
+        "for your live hand."))
     embed.set_footer(text=f"table {table_id} · only you can see this")
     return {"embed": embed, "view": view_of(button(table_id, Verb.REFRESH, "Show my hand",
                                                    style=discord.ButtonStyle.primary)), "attachments": []}

@@ -158,3 +158,22 @@ async def test_sigterm_while_discord_never_answers_at_start_exits_promptly_and_c
     finally:
         hole.close()
     assert code == 0 and "Traceback" not in process.output(), process.output()[-3000:]
+
+
+async def test_a_stop_leaves_no_hand_message_claiming_to_follow_the_game(fake_discord, bot_process, tmp_path):
+    """The tokens that edit the private hands go with the process: as the bot stops, every live
+    hand says it no longer follows the game, and its one button brings the live hand back once the
+    bot is up again."""
+    fake = fake_discord
+    process, table, player = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    hands = {user: await open_hand(fake, user, table) for user in ("alice", "bob")}
+    assert all("no longer follows" not in hand.text for hand in hands.values())
+    await stop_promptly(process)
+    for user, hand in hands.items():
+        assert "no longer follows the game: the bot stopped" in hand.text, (user, hand.text)
+        assert [b.label for b in hand.buttons] == ["Show my hand"] and not hand.selects and not hand.attachments
+    await process.start()
+    await fake.wait_for(lambda: deadline(table.text) is not None, timeout=15, what="the table after the restart")
+    sent = await fake.click(player, hands[player].buttons[0])
+    await ack(sent, expect=7)
+    assert "Your turn" in hands[player].text and any(b.label == "Draw" for b in hands[player].buttons)

@@ -262,11 +262,14 @@ class LiveTables:
             self.on_events(table, [])
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Let pending updates finish (at most `timeout` seconds), then stop every task."""
+        """Let pending updates finish, and every live hand say that it no longer follows the game
+        (the stop takes its tokens away), at most `timeout` seconds in all; then stop every task."""
+        began = time.monotonic()
         self._closing = True
         syncs = [r.sync for r in self.tables.values() if r.sync is not None and not r.sync.done()]
         if syncs:
-            await asyncio.wait(syncs, timeout=timeout)
+            await asyncio.wait(syncs, timeout=timeout * 0.6)
+        await self.hands.retire_all(list(self.tables.values()), max(0.5, timeout - (time.monotonic() - began)))
         for runtime in self.tables.values():
             runtime.cancel()
             if runtime.sync is not None:

@@ -8,8 +8,10 @@ message. Before the token runs out (`hand_follow_seconds`, 14 minutes) the hand 
 message says it no longer follows the game, with a button that brings the live hand back (a new
 click, a new token), so no message is left claiming to be current. Whoever is seated in the hand
 in play with a hand that no longer follows is told in the channel, one short note with My hand
-for all of them, at most once per person and deal; the player to act has the turn ping. After a
-restart (the tokens went with the process) everyone seated in a hand in play is told so.
+for all of them, at most once per person and deal; the player to act has the turn ping. When the
+bot stops (a restart, an update), every live hand says so while its token still works; after a
+start, everyone seated in a hand in play is told in the channel that their hand stopped following
+(the tokens went with the process before, which may also have been killed before it could say so).
 
 A hand is rendered from the seat's `SeatView` only. Its picture shows its own cards only; a live
 hand is edited only when its text, embed or components would change (another player's draw
@@ -278,10 +280,24 @@ class LiveHands:
         if not self.closing() and self.tables.get(runtime.table_id) is runtime:
             asyncio.create_task(self._retire(runtime, user_id, hand), name=f"tonk-hand-retire-{runtime.table_id}")
 
-    async def _retire(self, runtime: TableRuntime, user_id: int, hand: LiveHand) -> None:
-        """The hand's token is about to expire (Discord's 15 minutes after the click that lent it):
-        while it still works, the message says that it no longer follows the game, with the button
-        that brings the live hand back (a new click, a new token). Nothing is tried with it after."""
+    async def retire_all(self, runtimes: list[TableRuntime], timeout: float) -> None:
+        """The bot stops, and its hands' tokens go with it: while they still work, every live hand
+        says that it no longer follows the game (at most `timeout` seconds for all of them; each
+        is edited through its own interaction, so they do not wait for each other's bucket)."""
+        tasks = [asyncio.create_task(self._retire(runtime, user_id, hand, stopping=True))
+                 for runtime in runtimes for user_id, hand in list(runtime.hands.live.items()) if hand.fresh]
+        if tasks:
+            done, late = await asyncio.wait(tasks, timeout=timeout)
+            for task in late:
+                task.cancel()
+            log.info("retired %d live hand%s as the bot stops (%d too late)", len(done), "" if len(done) == 1 else "s",
+                     len(late))
+
+    async def _retire(self, runtime: TableRuntime, user_id: int, hand: LiveHand, *, stopping: bool = False) -> None:
+        """The hand's token is about to expire (Discord's 15 minutes after the click that lent it),
+        or the bot stops: while the token still works, the message says that it no longer follows
+        the game, with the button that brings the live hand back (a new click, a new token).
+        Nothing is tried with it after."""
         hands = runtime.hands
         async with hands.locks[user_id]:
             if hand.gone or hand.retired:
@@ -293,7 +309,7 @@ class LiveHands:
             hands.stale.add(user_id)
             try:
                 await hand.webhook(self.client).edit_message(  # type: ignore[arg-type]
-                    hand.target, **render.hand_retired(runtime.table_id))
+                    hand.target, **render.hand_retired(runtime.table_id, stopping=stopping))
             except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
                 log.info("table %s: a private hand could not be retired (%s)", runtime.table_id, exc)
 
