@@ -28,7 +28,7 @@ from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop,
                     PublicSpread, Rules, RulesError, Slap, Spread, Swap, TakeDiscard, cut_for_dealer,
                     next_dealer)
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
-from engine.help import changed_rules, plain_refusal, plural
+from engine.help import changed_rules, plain_refusal
 from engine.house import SLAP_DISCARD
 from engine.session import seat_newcomer
 

@@ -67,11 +67,13 @@ class LiveTables:
         self.tables = Runtimes()
         self.looks = ServerLooks(server)
         """The servers' settings the runtime reads (the turn timer, pictures on or off)."""
-        self.clock = TurnClock(client, service, self.looks, self.tables)
-        self.channel = ChannelFollower(client, settings, self.looks, self.clock, self.tables,
-                                       lambda table_id: self.request_sync(table_id, force=True))
-        self.hands = LiveHands(client, service, settings, self.looks, self.clock, self.tables, lambda: self._closing)
         self._closing = False
+        shared = dict(client=client, service=service, settings=settings, looks=self.looks, tables=self.tables,
+                      closing=lambda: self._closing)
+        self.clock = TurnClock(**shared)
+        self.channel = ChannelFollower(**shared, clock=self.clock,
+                                       resync=lambda table_id: self.request_sync(table_id, force=True))
+        self.hands = LiveHands(**shared, clock=self.clock)
 
     def runtime(self, table_id: int) -> TableRuntime:
         return self.tables.of(table_id)
@@ -161,7 +163,7 @@ class LiveTables:
 
     async def _sync(self, runtime: TableRuntime) -> None:
         while runtime.dirty and not self._closing:
-            await self.channel.ready(runtime, lambda: self._closing)
+            await self.channel.ready(runtime)
             runtime.dirty = False
             table = None
             try:

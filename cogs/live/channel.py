@@ -19,36 +19,31 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import discord
 
-from bot.config import Settings
 from bot.table import Table
 
 from cogs import pictures, render
 from cogs.live.clock import TurnClock
-from cogs.live.runtime import Runtimes, ServerLooks, TableRuntime
+from cogs.live.runtime import LivePart, TableRuntime
 
 log = logging.getLogger("cogs.live")
 PERMISSION_RETRY_SECONDS = 10.0
 """How often a table whose channel refused the bot a permission tries again (one request)."""
 
 
-class ChannelFollower:
+@dataclass(eq=False)
+class ChannelFollower(LivePart):
     """Each table's channel message (`ChannelState`): what it shows, when it may be edited, and
     whether the channel lets the bot in."""
 
-    def __init__(self, client: discord.Client, settings: Settings, looks: ServerLooks, clock: TurnClock,
-                 tables: Runtimes, resync: Callable[[int], None]):
-        self.client = client
-        self.settings = settings
-        self.looks = looks
-        self.clock = clock
-        self.tables = tables
-        self.resync = resync
-        """Asks for the table to be brought up to date again, whatever its message shows."""
+    clock: TurnClock
+    resync: Callable[[int], None]
+    """Asks for the table to be brought up to date again, whatever its message shows."""
 
     async def table_message(self, table: Table) -> tuple[dict[str, Any], pictures.TablePicture | None]:
         """The channel message of `table`, with the turn's deadline and (unless the server turned
@@ -61,14 +56,14 @@ class ChannelFollower:
                                        shown=runtime.channel.picture if runtime is not None else None)
         return message, render.channel_picture(public) if on else None
 
-    async def ready(self, runtime: TableRuntime, closing: Callable[[], bool]) -> None:
+    async def ready(self, runtime: TableRuntime) -> None:
         """Wait until the channel message may be edited: `table_edit_interval` after the last edit,
         and no click on the table being answered."""
         channel = runtime.channel
         wait = channel.last_edit + self.settings.table_edit_interval - time.monotonic()
         if wait > 0:
             await asyncio.sleep(wait)
-        while channel.replying and not closing():
+        while channel.replying and not self.closing():
             channel.replied.clear()
             await channel.replied.wait()
 

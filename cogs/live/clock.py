@@ -17,13 +17,12 @@ import time
 import discord
 
 from bot.commands import TimeOut
-from bot.service import TableService
 from bot.table import Ping, Table
 from engine.help import plural
 
 from cogs import render
 from cogs.components import Verb, button, view_of
-from cogs.live.runtime import ClockState, Runtimes, ServerLooks, TableRuntime, background
+from cogs.live.runtime import ClockState, LivePart, TableRuntime, background
 
 log = logging.getLogger("cogs.live")
 WARNING_SHARE = 0.25
@@ -50,14 +49,8 @@ def ping_text(user_id: int, deadline: float | None) -> str:
     return f"<@{user_id}>, your turn at the Tonk table{when}."
 
 
-class TurnClock:
+class TurnClock(LivePart):
     """Each table's turn timer and turn ping (`ClockState`)."""
-
-    def __init__(self, client: discord.Client, service: TableService, looks: ServerLooks, tables: Runtimes):
-        self.client = client
-        self.service = service
-        self.looks = looks
-        self.tables = tables
 
     def schedule(self, runtime: TableRuntime, table: Table) -> None:
         """The turn in play has its timer (a new turn a new one; no turn, or a computer's, none)."""

@@ -24,21 +24,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 import discord
 
-from bot.config import Settings
-from bot.service import TableService
 from bot.table import Played, Table
 from engine import Card
 
 from cogs import pictures, render
 from cogs.live.clock import TurnClock, my_hand_view
-from cogs.live.runtime import Runtimes, ServerLooks, TableRuntime
+from cogs.live.runtime import LivePart, TableRuntime
 
 log = logging.getLogger("cogs.live")
 HAND_TOKEN_SECONDS = 14 * 60
@@ -95,18 +92,11 @@ class LiveHand:
         return discord.Webhook.partial(self.application_id, self.token, client=client)
 
 
-class LiveHands:
+@dataclass(eq=False)
+class LiveHands(LivePart):
     """Every table's live private hands (`HandsState`)."""
 
-    def __init__(self, client: discord.Client, service: TableService, settings: Settings, looks: ServerLooks,
-                 clock: TurnClock, tables: Runtimes, closing: Callable[[], bool]):
-        self.client = client
-        self.service = service
-        self.settings = settings
-        self.looks = looks
-        self.clock = clock
-        self.tables = tables
-        self.closing = closing
+    clock: TurnClock
 
     # ------------------------------------------------------------------ what a hand shows
 

@@ -13,12 +13,15 @@ import asyncio
 import contextlib
 import logging
 from collections import defaultdict
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import aiohttp
+import discord
 
+from bot.config import Settings
+from bot.service import TableService
 from bot.table import Table
 from engine import Card, TonkError
 
@@ -193,6 +196,19 @@ class Runtimes(dict[int, TableRuntime]):
         if runtime is None:
             runtime = self[table_id] = TableRuntime(table_id)
         return runtime
+
+
+@dataclass(eq=False)
+class LivePart:
+    """What each part of the live runtime works with (the parts are dataclasses that add theirs)."""
+
+    client: discord.Client
+    service: TableService
+    settings: Settings
+    looks: ServerLooks
+    tables: Runtimes
+    closing: Callable[[], bool]
+    """Is the bot stopping? (Then no new work starts.)"""
 
 
 @contextlib.contextmanager
