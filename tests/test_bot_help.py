@@ -49,9 +49,9 @@ def test_every_registered_command_is_in_the_help_with_what_it_does():
 
 
 def label_word(label: str) -> str:
-    """A button's or menu's name as the help spells it: `Take 5♠` is Take, `Drop (12)` is Drop."""
+    """A button's or menu's name as the help spells it: `Take 5 of spades` is Take, `Drop (12)` is Drop."""
     label = label.removeprefix("Host: ").rstrip("…").split(" (")[0]
-    label = re.sub(r"(\s+(\S*[♠♥♦♣]\S*|Joker|\d+))+$", "", label)  # a card (Joker 1) or a count after it
+    label = re.sub(r"\s+(ace|jack|queen|king|joker|\d+)\b.*$", "", label)  # a card (joker 1) or a count after it
     return label
 
 
