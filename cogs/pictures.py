@@ -805,6 +805,8 @@ def warm() -> None:
     _render_table_cached.__wrapped__(TablePicture(showdown, spreads, stock=None, title="Hand 1"))
     _render_table_cached.__wrapped__(TablePicture(in_play, spreads, cards[3], 20, "Hand 1"))
     _render_hand_cached.__wrapped__(HandPicture(cards, cards[2], cards[4], count(cards), 20))
-    for font in fonts.chain():  # every font's face at the sizes text is drawn in
+    for font in fonts.every_font():  # every font's face (each regional CJK face too) at the sizes text is drawn in
         for size in (LABEL, NAME):
             fonts.face(font, size)
+    fonts.han_variants()  # the simplified and traditional characters that choose a Chinese name's face
+    fonts.levels("\u05d0")  # and fribidi, loaded
