@@ -113,6 +113,7 @@ def test_the_help_follows_the_table_and_the_servers_timer():
     assert "60 s a turn" in text and "With 15 s left" in text
     assert "With 5 s left" in help_text(Rules(), turn_timer=12)
     assert "3 time-outs in a row" in text
+    assert "Cards are in words (10 of hearts) for screen readers" in text  # as every message writes them
 
 
 @pytest.mark.parametrize("rules", [*PRESETS.values(), KITCHEN_SINK], ids=[*PRESETS, "kitchen sink"])
