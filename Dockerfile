@@ -11,6 +11,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# The pictures draw names in every script with the Noto fonts, shaped and laid right to left by
+# Pillow's raqm layout, which loads libfribidi (README "Fonts"; .ci/run installs the same packages).
+# Their versions are the base image's Debian release's.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji libfribidi0 \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 # the package's files only (see .dockerignore): its dependencies install once, at build time
 COPY pyproject.toml README.md ./

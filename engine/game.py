@@ -439,7 +439,7 @@ class Game:
                 if spread.kind == "book" and len(spread.cards) >= 4:
                     raise IllegalAction("That book already has all four cards.")
                 what = "book" if spread.kind == "book" else "run (same suit, at either end; A is low)"
-                raise IllegalAction(f"{action.card.label} does not fit that {what}.")
+                raise IllegalAction(f"{action.card.name} does not fit that {what}.")
             return
         if kind is Spread:
             cards = action.cards
@@ -469,7 +469,7 @@ class Game:
         if not isinstance(card, Card):
             raise IllegalAction("That is not a card.")
         if card not in hand:
-            raise IllegalAction(f"{card.label} is not in your hand.")
+            raise IllegalAction(f"{card.name} is not in your hand.")
 
     def _spread_kind(self, cards) -> str | None:
         first = cards[0]

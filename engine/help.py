@@ -146,10 +146,10 @@ def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) ->
         "any run on the table, yours or anyone's (books cannot be hit at this table)"
     sections.append((
         "Spreads and hits",
-        "A spread is a book, 3 or 4 cards of one rank (7♠ 7♥ 7♦), or a run, 3 or more cards "
-        "in a row of one suit (4♥ 5♥ 6♥; "
-        + ("the ace is low or high: A♣ 2♣ 3♣ or Q♣ K♣ A♣). " if rules.ace_in_runs == "low_or_high" else
-           "the ace is low only: A♣ 2♣ 3♣). ")
+        "A spread is a book, 3 or 4 cards of one rank (three 7s), or a run, 3 or more cards in a row of one "
+        "suit (4, 5, 6 of hearts; "
+        + ("the ace is low or high: ace, 2, 3 or queen, king, ace of clubs). " if rules.ace_in_runs == "low_or_high"
+           else "the ace is low only: ace, 2, 3 of clubs). ")
         + f"A hit adds one card from your hand to {hits}, so that it stays a spread.",
     ))
     pays, pushups = caught_example(rules)

@@ -170,7 +170,7 @@ class HouseRules:
         """take must be used: the discard may be taken only to spread or hit with at once."""
         top = g.discard[-1]
         if self.rules.take_must_be_used and not self._usable(g, g.hands[seat], top):
-            raise IllegalAction(f"House rule (take must be used): take {top.label} only to spread "
+            raise IllegalAction(f"House rule (take must be used): take {top.name} only to spread "
                                 "or hit with it at once.")
 
     def verify_discard(self, g, seat: int, hand) -> None:
@@ -186,7 +186,7 @@ class HouseRules:
         """take must be used: a lay may not leave the taken card with no use."""
         taken = g.hs.taken
         if taken is not None and taken in g.hands[seat] and self._strands_taken(g, seat, action):
-            raise IllegalAction(f"House rule (take must be used): that would leave the {taken.label} you took "
+            raise IllegalAction(f"House rule (take must be used): that would leave the {taken.name} you took "
                                 "with no spread or hit to play it in.")
 
     def new_spread(self, seat: int, action: Spread) -> TableSpread:
@@ -471,7 +471,7 @@ class HouseRules:
     def require_taken_used(self, g, what: str) -> None:
         taken = g.hs.taken
         if taken is not None and taken in g.hands[g.turn]:
-            raise IllegalAction(f"House rule (take must be used): spread or hit with the {taken.label} you took "
+            raise IllegalAction(f"House rule (take must be used): spread or hit with the {taken.name} you took "
                                 f"before you {what}.")
 
     def _barred_out(self, g) -> bool:
@@ -496,7 +496,7 @@ class HouseRules:
         spread = g.spreads[action.spread]
         if swap:
             if action.card.joker or action.card not in (spread.named or {}).values():
-                raise IllegalAction(f"No wild card in that spread stands for {action.card.label}: swap a natural "
+                raise IllegalAction(f"No wild card in that spread stands for {action.card.name}: swap a natural "
                                     "card for the wild card standing for it.")
         else:
             self._verify_fit(g, action.card, action.stands_for, spread)
@@ -506,7 +506,7 @@ class HouseRules:
                 raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
                                     "this turn.")
         if rules.hit_ends_turn and g.hs.taken is not None and g.hs.taken in hand and g.hs.taken is not action.card:
-            raise IllegalAction(f"House rule (take must be used): a hit ends your turn, and the {g.hs.taken.label} "
+            raise IllegalAction(f"House rule (take must be used): a hit ends your turn, and the {g.hs.taken.name} "
                                 "you took is still in your hand.")
 
     def _verify_fit(self, g, card: Card, stands_for, spread: TableSpread) -> None:
@@ -514,7 +514,7 @@ class HouseRules:
         if stands_for is not None:
             self._verify_names(g, {card: stands_for})
             if stands_for not in open_cards:
-                raise IllegalAction(f"{card.label} cannot stand for {stands_for.label} in that spread.")
+                raise IllegalAction(f"{card.name} cannot stand for {stands_for.name} in that spread.")
             return
         if card.joker:
             if self.rules.wild_cards == "none":
@@ -526,11 +526,11 @@ class HouseRules:
             if spread.kind == "book" and len(spread.cards) >= 4:
                 raise IllegalAction("That book already has all four cards.")
             if card in spread.natural():
-                raise IllegalAction(f"A wild card already stands for {card.label} there: swap it (if wild swap is "
+                raise IllegalAction(f"A wild card already stands for {card.name} there: swap it (if wild swap is "
                                     "on).")
             ace = " or high" if self._top is not None else ""
             what = "book" if spread.kind == "book" else f"run (same suit, at either end; A is low{ace})"
-            raise IllegalAction(f"{card.label} does not fit that {what}.")
+            raise IllegalAction(f"{card.name} does not fit that {what}.")
 
     def _verify_names(self, g, named: dict) -> None:
         """Each wild card may name one natural card of this deck, not on the table, once."""
@@ -543,13 +543,13 @@ class HouseRules:
             if not isinstance(wild, Card) or not isinstance(card, Card):
                 raise IllegalAction("That is not a card.")
             if not self.is_wild(wild):
-                raise IllegalAction(f"{wild.label} is not a wild card at this table.")
+                raise IllegalAction(f"{wild.name} is not a wild card at this table.")
             if card.joker or card.rank not in deck_ranks:
-                raise IllegalAction(f"A wild card stands for a card of this deck, not {card.label}.")
+                raise IllegalAction(f"A wild card stands for a card of this deck, not {card.name}.")
             if card in on_table:
-                raise IllegalAction(f"{card.label} is on the table already: a wild card cannot stand for it.")
+                raise IllegalAction(f"{card.name} is on the table already: a wild card cannot stand for it.")
             if card in seen:
-                raise IllegalAction(f"Two wild cards cannot stand for the same card ({card.label}).")
+                raise IllegalAction(f"Two wild cards cannot stand for the same card ({card.name}).")
             seen.add(card)
 
     def verify_spread(self, g, seat: int, action: Spread) -> None:

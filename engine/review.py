@@ -62,7 +62,7 @@ import time
 from dataclasses import dataclass, field
 
 from .actions import DROP, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard
-from .cards import Card, count, sorted_hand
+from .cards import Card, count, names, sorted_hand, spread_name
 from .errors import RecordError, TonkError
 from .game import Game
 from .view import SeatView
@@ -264,7 +264,7 @@ def _plural(n: int, word: str) -> str:
 
 
 def _cards(cards) -> str:
-    return " ".join(c.label for c in sorted_hand(cards))
+    return names(sorted_hand(cards))
 
 
 def describe(actions, view: SeatView) -> str:
@@ -276,13 +276,13 @@ def describe(actions, view: SeatView) -> str:
         elif isinstance(a, Draw):
             parts.append("drew from the stock")
         elif isinstance(a, TakeDiscard):
-            parts.append(f"took {view.discard_top.label}" if view.discard_top is not None else "took the discard")
+            parts.append(f"took {view.discard_top.name}" if view.discard_top is not None else "took the discard")
         elif isinstance(a, Spread):
-            parts.append(f"spread {_cards(a.cards)}")
+            parts.append(f"spread {spread_name(a.cards, a.named)}")
         elif isinstance(a, Hit):
-            parts.append(f"hit {a.card.label} on spread {a.spread + 1}")
+            parts.append(f"hit {a.card.name} on spread {a.spread + 1}")
         elif isinstance(a, Discard):
-            parts.append(f"discarded {a.card.label}")
+            parts.append(f"discarded {a.card.name}")
         else:
             parts.append(a.verb)
     return ", ".join(parts) or "nothing"

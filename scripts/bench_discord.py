@@ -64,7 +64,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 HAND_OVER = "This hand is over"
 NEXT_TURN = re.compile(r"Not your turn: \*\*(.+?)\*\* is playing")
 TURN = re.compile(r"\*\*(.+?)\*\* to play")
-VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
+VALUES = {"ace": 1, "jack": 10, "queen": 10, "king": 10}  # a card named in words: its value
 
 
 # ---------------------------------------------------------------------------- the fake, with a wake-up per ack
@@ -246,7 +246,8 @@ def find_menu(message: FakeMessage, verb: str):
 
 
 def card_value(label: str) -> int:
-    rank = label[:-1]
+    """A card's value from its name in a menu (`king of spades`: 10)."""
+    rank = label.split(" of ")[0]
     return VALUES.get(rank) or int(rank)
 
 

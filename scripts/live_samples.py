@@ -31,8 +31,18 @@ TURNS_BEFORE_DROP = 4
 
 
 def snapshot(message, picture: str) -> tuple[bytes, str]:
-    """The picture and the text of `message` as they are now (both at the same moment)."""
-    return message.attachment(picture).data, message.text
+    """The picture and the text of `message` as they are now (both at the same moment): its
+    text, the picture's description (alt text), its buttons and its menus with their options,
+    all that a screen reader reads of it."""
+    attachment = message.attachment(picture)
+    lines = [message.text, "", f"[picture, described as] {attachment.description or '(no description)'}"]
+    buttons = [b.label for b in message.buttons if b.label]
+    if buttons:
+        lines.append("[buttons] " + " | ".join(buttons))
+    for select in message.selects:
+        options = "; ".join(o.label + (f" ({o.description})" if o.description else "") for o in select.options)
+        lines.append(f"[menu] {select.placeholder}: {options}")
+    return attachment.data, "\n".join(lines)
 
 
 async def play(fake: FakeDiscord) -> dict[str, tuple[bytes, str]]:
@@ -93,7 +103,9 @@ async def main() -> None:
              "fake Discord of the tests, Alice and Bob clicking against a computer player. Each",
              "picture is what the bot attached to a message; the text beside it is the same",
              "message's text (content, embed, fields), which menus, screen readers and",
-             "notifications read.", ""]
+             "notifications read, then the picture's description (its alt text), the buttons",
+             "and the menus with their options. Cards are written in words in all of them (a",
+             "screen reader says \"A♥\" as \"A black heart suit\"); the pictures draw them.", ""]
     captions = {"table": "The table in play (channel message)",
                 "hand": "Alice's private hand just after a draw (ephemeral, edited as the game moves)",
                 "showdown": "The showdown (the same channel message, at the hand's end)"}

@@ -18,7 +18,10 @@ from engine import Draw, Game, Rules, Spread  # noqa: E402
 from engine.players import make_player  # noqa: E402
 
 NAMES = ["Croaker", "Goblin", "Elmo"]
-WORLD = ["田中太郎", "محمد علي", "Владимир Петров", "Ελένη", "प्रिया शर्मा", "Zoë 🃏 Ærø"]
+WORLD = ["田中さくら", "陳美玲", "김민준", "محمد علي (Mo)", "प्रिया शर्मा", "Zoë 🃏 Ærø"]
+"""Japanese, Chinese and Korean names, each in its region's glyph forms (kana: JP; traditional
+Han: TC; hangul: KR), an Arabic name with Latin in brackets (laid out right to left by the bidi
+algorithm, the brackets mirrored), Devanagari, and Latin with an emoji."""
 OUT = ROOT / "docs" / "pictures"
 PHONE = 320
 
@@ -87,7 +90,9 @@ def main() -> int:
     world_seed, (world_table, _, world_showdown) = first(WORLD)
     lines = ["# Sample pictures", "",
              f"Made by `python scripts/picture_samples.py`: a hand of three computer players (seed {seed}),",
-             f"and one of six with names in several scripts (seed {world_seed}), drawn by cogs/pictures.py",
+             f"and one of six with names in several scripts (seed {world_seed}: Japanese, Chinese and Korean",
+             "names each in its own region's glyph forms, an Arabic name with Latin in brackets laid out",
+             "right to left), drawn by cogs/pictures.py",
              "from the same public inputs the bot gives it. Each is shown as sent (400 px wide at most) and",
              "as a phone shows it (scaled to 320 px wide: every text and card index stays over 10 px tall;",
              "tests/test_pictures_phone.py checks it). Under each, its description (the attachment's alt",

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fakediscord import FakeDiscord
 
-VALUES = {"A": 1, "J": 10, "Q": 10, "K": 10}
+VALUES = {"ace": 1, "jack": 10, "queen": 10, "king": 10}
 
 
 DEAL_SEED = os.environ.get("TONK_TEST_DEAL_SEED", "1")
@@ -30,8 +30,14 @@ def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 
 
 def card_value(label: str) -> int:
-    rank = label[:-1]
+    """A card's value from its name (`king of spades`: 10)."""
+    rank = label.split(" of ")[0]
     return VALUES.get(rank) or int(rank)
+
+
+def hand_line(message) -> list[str]:
+    """The cards a private hand lists in its first line, as written (`7 of hearts (drawn)`)."""
+    return message.embeds[0]["description"].splitlines()[0].removeprefix("### ").split(", ")
 
 
 def button(message, prefix: str):

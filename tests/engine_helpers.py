@@ -42,3 +42,31 @@ def cards(text: str) -> tuple[Card, ...]:
 
 def snapshot(game: Game) -> str:
     return json.dumps(game.to_json(), sort_keys=True)
+
+
+_RANK_WORD = r"(?:ace|jack|queen|king|10|[2-9])"
+_NAMED = None
+
+
+def cards_named(text: str) -> set[Card]:
+    """Every card `text` names, as the bot writes cards (`ace of spades`, a run's `4, 5, 6 of
+    hearts`, `joker 1`) or with a suit symbol (`A♠`): what a leak check reads a message for."""
+    import re
+
+    global _NAMED
+    if _NAMED is None:
+        _NAMED = (re.compile(rf"(?<![\w-])((?:{_RANK_WORD}, )*{_RANK_WORD}) of (clubs|diamonds|hearts|spades)\b",
+                             re.IGNORECASE),
+                  re.compile(r"\bjoker ([1-4])\b", re.IGNORECASE),
+                  re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AJQK])([♣♦♥♠])"))
+    words, jokers, symbols = _NAMED
+    ranks = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
+    out: set[Card] = set()
+    for match in words.finditer(text):
+        suit = match.group(2)[0].lower()
+        for rank in match.group(1).split(", "):
+            out.add(Card.parse(ranks.get(rank.lower(), rank) + suit))
+    out |= {Card.joker_card(int(m.group(1))) for m in jokers.finditer(text)}
+    symbol_suits = {"♣": "c", "♦": "d", "♥": "h", "♠": "s"}
+    out |= {Card.parse(m.group(1) + symbol_suits[m.group(2)]) for m in symbols.finditer(text)}
+    return out

@@ -3,7 +3,8 @@
 import asyncio
 import re
 
-from e2e_helpers import (pick, DRAWN, ack, bot_env, button, deal_until_in_play, hand_over, menu, open_hand, play_simple_turn,
+from engine_helpers import cards_named
+from e2e_helpers import (pick, DRAWN, ack, bot_env, button, deal_until_in_play, hand_line, hand_over, menu, open_hand, play_simple_turn,
                          reply_text, seat_counts, showdown_payments, turn_name)
 
 PLAYERS = ["alice", "bob", "carol"]
@@ -108,12 +109,13 @@ async def test_cards_stay_private_and_illegal_plays_are_not_offered(fake_discord
     # each sees only their own hand message; the channel shows no cards of anyone's hand
     assert mine not in fake.visible(other) and theirs not in fake.visible(name)
     assert mine not in fake.visible("dave")
-    cards_line = mine.embeds[0]["description"].splitlines()[0].lstrip("# ")
+    cards_line = hand_line(mine)
     public = " ".join(f["value"] for f in table.embeds[0]["fields"] if f["name"] != "Last plays")
     public += " ".join(m.text for m in fake.visible("dave") if m is not table)
-    assert len(cards_line.split()) == 5
-    for card in cards_line.split():
-        assert card not in public, card
+    assert len(cards_line) == 5
+    held = cards_named(", ".join(cards_line))
+    assert len(held) == 5
+    assert not cards_named(public) & held, public
     # the player not to act is offered no play at all
     assert button(theirs, "Draw") is None and menu(theirs, "discard") is None and "Not your turn" in theirs.text
     # discard before drawing is not offered either
@@ -138,7 +140,7 @@ async def test_double_clicks_and_old_messages_apply_nothing_twice(fake_discord, 
     await fake.wait_for(lambda: "out of date" in old.text or "Someone else" in old.text, what="stale notice")
     assert button(old, "Draw") is None and menu(old, "discard") is not None
     hand = await open_hand(fake, name, table)
-    assert len(hand.embeds[0]["description"].splitlines()[0].lstrip("# ").split()) == 6  # one card drawn, once
+    assert len(hand_line(hand)) == 6  # one card drawn, once
     stock_after = int(re.search(r"(\d+) cards", hand.embeds[0]["fields"][1]["value"]).group(1))
     assert stock_after == stock_before - 1
 
@@ -155,7 +157,7 @@ async def test_restart_mid_hand_loses_nothing(fake_discord, bot_process, tmp_pat
     # the table message's buttons work again and the hand goes on where it was
     again = await open_hand(fake, name, table)
     # (the mark on the drawn card is kept in memory only: a restart drops it, not the card)
-    assert again.embeds[0]["description"].splitlines()[0] == cards.replace("[", "").replace("]", "")
+    assert again.embeds[0]["description"].splitlines()[0] == cards.replace(" (drawn)", "")
     discard = menu(again, "discard")
     assert discard is not None and button(again, "Draw") is None
     await pick(fake, name, again, discard, discard.options[0].value)

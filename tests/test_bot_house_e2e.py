@@ -121,7 +121,7 @@ async def test_a_slap_race_one_wins_and_the_other_is_told(fake_discord, bot_proc
     loser, winner = (first, "Carol") if kinds[0] == 4 else (second, "Bob")
     told = await loser.original()
     assert told.ephemeral and told.text.strip() == f"Too late: {winner} slapped that card first."
-    await fake.wait_for(lambda: f"{winner} slapped 9♠ onto spread 1" in table.text, what="the slap on the table")
+    await fake.wait_for(lambda: f"{winner} slapped 9 of spades onto spread 1" in table.text, what="the slap on the table")
     assert button(table, "Slap!") is None  # the window is closed
     # the winner owes one extra discard: it is their turn now, and their hand says so
     await fake.wait_for(lambda: turn_name(table) == winner, what="the slapper's discard")
@@ -145,13 +145,13 @@ async def test_a_wild_card_spread_names_its_card(fake_discord, bot_process, tmp_
     await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
     spread = menu(hand, "spread")
     labels = [o.label for o in spread.options]
-    assert "5♠ 6♠ Joker 1 as 7♠" in labels and "5♠ 6♠ Joker 1 as 4♠" in labels, labels
-    option = next(o for o in spread.options if o.label == "5♠ 6♠ Joker 1 as 7♠")
+    assert "5, 6 of spades, joker 1 as 7 of spades" in labels and "joker 1 as 4 of spades, 5, 6 of spades" in labels, labels
+    option = next(o for o in spread.options if o.label == "5, 6 of spades, joker 1 as 7 of spades")
     await pick(fake, "alice", hand, spread, option.value)
-    await fake.wait_for(lambda: "Alice spread 5♠ 6♠ Joker 1 as 7♠" in table.text, what="the wild spread")
-    assert "1. Alice: 5♠ 6♠ Joker 1 as 7♠" in table.text
+    await fake.wait_for(lambda: "Alice spread 5, 6 of spades, joker 1 as 7 of spades" in table.text, what="the wild spread")
+    assert "1. Alice: 5, 6 of spades, joker 1 as 7 of spades" in table.text
     discard = menu(hand, "discard")
-    assert {o.label for o in discard.options} == {"K♦", "Q♥", "3♣"}
+    assert {o.label for o in discard.options} == {"king of diamonds", "queen of hearts", "3 of clubs"}
     await pick(fake, "alice", hand, discard, "Kd")
     await fake.wait_for(lambda: turn_name(table) == "Bob", what="bob's turn")
 
@@ -174,9 +174,9 @@ async def test_computer_players_slap_after_their_reaction_time(fake_discord, bot
     discard = menu(hand, "discard")
     await pick(fake, "alice", hand, discard, "9s")
     # the 9s fits alice's run: a computer slaps it (after its reaction time), then discards one more
-    await fake.wait_for(lambda: re.search(r"\(hard\) slapped 9♠ onto spread 1", table.text), timeout=15,
+    await fake.wait_for(lambda: re.search(r"\(hard\) slapped 9 of spades onto spread 1", table.text), timeout=15,
                         what="a computer's slap")
-    await fake.wait_for(lambda: "1. Alice: 6♠ 7♠ 8♠ 9♠" in table.text, what="the slapped card on the run")
+    await fake.wait_for(lambda: "1. Alice: 6, 7, 8, 9 of spades" in table.text, what="the slapped card on the run")
 
 
 async def test_the_host_sets_an_instant_hand_and_a_count_then_a_hand_is_played_under_them(

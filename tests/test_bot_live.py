@@ -3,7 +3,7 @@ asks once, and people join or leave between hands without stalling the table."""
 
 import re
 
-from e2e_helpers import (pick, DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_over, menu,
+from e2e_helpers import (pick, DRAWN, ack, button, deal_until_in_play, drop_confirmed, hand_is_over, hand_line, hand_over, menu,
                          open_hand, play_simple_turn, seat_counts, turn_name)
 from test_bot_e2e import dealt_table, open_table, start_bot, start_table
 
@@ -15,7 +15,7 @@ def field(message, name: str) -> str:
 
 
 def hand_cards(hand) -> list[str]:
-    return hand.embeds[0]["description"].splitlines()[0].lstrip("# ").split()
+    return hand_line(hand)
 
 
 def private_messages(fake, user: str) -> list:
@@ -83,8 +83,8 @@ async def test_the_private_hand_follows_the_game_without_pressing_my_hand_again(
             await fake.wait_for(lambda: DRAWN in hand.text or hand_is_over(hand), what="the draw")
             if DRAWN in hand.text:
                 # the drawn card is named and marked
-                drawn = re.search(r"You drew \*\*(.+?)\*\*", hand.text).group(1)
-                assert f"[{drawn}]" in hand_cards(hand)
+                drawn = re.search(r"You drew the \*\*(.+?)\*\*", hand.text).group(1)
+                assert f"{drawn} (drawn)" in hand_cards(hand)
             await play_simple_turn(fake, user, table, hand=hand)
             turns += 1
             await fake.wait_for(lambda: turn_name(table) != name or hand_over(table), timeout=10,

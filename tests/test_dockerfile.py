@@ -111,6 +111,15 @@ async def test_the_images_steps_make_a_bot_that_keeps_its_database_on_the_volume
     assert "Traceback" not in process.output()
 
 
+def test_the_image_installs_the_fonts_ci_installs():
+    """The pictures' fonts and fribidi (README "Fonts"): the image installs the packages .ci/run does."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    wanted = next(line.split("=", 1)[1].strip('"').split() for line in ci.splitlines() if line.startswith("fonts="))
+    apt = [step for word, arguments in instructions() if word == "RUN"
+           for step in arguments.split("&&") if "apt-get install" in step]
+    assert wanted and apt and all(package in apt[0].split() for package in wanted), (wanted, apt)
+
+
 def test_compose_builds_the_image_once_and_installs_nothing_at_start():
     yaml = pytest.importorskip("yaml")
     services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]

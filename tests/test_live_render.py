@@ -42,17 +42,17 @@ def test_the_drawn_card_is_named_and_marked_and_the_discard_menu_follows_the_han
     game.apply(0, DRAW)
     message = hand(game.view(0), drawn=C("7h"), picture=True)
     description = message["embed"].description
-    shown = description.splitlines()[0].lstrip("# ").split()
-    assert "[7♥]" in shown and "You drew **7♥**." in description
-    assert [c.strip("[]") for c in shown] == [c.label for c in sorted_hand(game.hands[0])]
+    shown = description.splitlines()[0].removeprefix("### ").split(", ")
+    assert "7 of hearts (drawn)" in shown and "You drew the **7 of hearts**." in description
+    assert [c.removesuffix(" (drawn)") for c in shown] == [c.name for c in sorted_hand(game.hands[0])]
     discard = next(item.item for item in message["view"].children if ":discard-menu:" in item.custom_id)
-    assert [o.label for o in discard.options] == [c.strip("[]") for c in shown]
-    assert [o.description for o in discard.options if o.label == "7♥"] == ["just drawn"]
+    assert [o.label for o in discard.options] == [c.removesuffix(" (drawn)") for c in shown]
+    assert [o.description for o in discard.options if o.label == "7 of hearts"] == ["just drawn"]
     # the picture rides along, shown in the embed
     assert message["attachments"][0].filename == "hand.png"
     assert message["embed"].image.url == "attachment://hand.png"
     # another seat's view cannot be marked with a card it does not hold
-    assert "[" not in hand(game.view(1), drawn=C("7h"))["embed"].description
+    assert "(drawn)" not in hand(game.view(1), drawn=C("7h"))["embed"].description
 
 
 def test_a_hand_keeps_its_picture_while_other_players_move_and_sends_a_new_one_when_it_changes():
@@ -96,7 +96,7 @@ def test_the_channel_keeps_its_picture_through_draws_and_discards_and_sends_one_
     kept = render.table_message(after, picture=True, shown=shown)
     # the edit names no attachments, so Discord keeps the file; the embed still shows it
     assert "attachments" not in kept and kept["embed"].image.url == "attachment://table.png"
-    assert field(kept, "Discard") == "K♣" and "▶ **P1**" in field(kept, "Seats")
+    assert field(kept, "Discard") == "king of clubs" and "▶ **P1**" in field(kept, "Seats")
     game.apply(1, DRAW)
     game.apply(1, Spread((C("3c"), C("4c"), C("5c"))))  # a spread: the picture changes and is sent
     spread = table_of(game).public()

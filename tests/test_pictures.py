@@ -204,7 +204,7 @@ def test_spreads_are_numbered_in_the_picture_as_the_controls_name_them():
     pairs = {(a.text, b.text) for a, b in zip(texts, texts[1:])
              if a.box[2] < b.box[0] and abs(a.box[1] - b.box[1]) < 6}  # a number just left of a name
     assert {("1", "Ann"), ("2", "Bob")} <= pairs
-    assert "spread 1 of Ann: 4 of spades, 5 of spades, 6 of spades" in picture.alt
+    assert "spread 1 of Ann: 4, 5, 6 of spades" in picture.alt
     assert "spread 2 of Bob: 9 of hearts, 9 of diamonds, 9 of clubs" in picture.alt
 
 

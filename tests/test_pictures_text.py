@@ -10,11 +10,12 @@ from __future__ import annotations
 import io
 import json
 import logging
+import unicodedata
 from pathlib import Path
 
 import discord
 import pytest
-from PIL import Image, ImageDraw, features
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont, ImageStat, features
 
 from bot.stats import ChartData, ChartLine
 from cogs import fonts, pictures, render, stats_chart
@@ -141,6 +142,92 @@ def test_arabic_is_joined_and_hebrew_runs_right_to_left():
     assert joined != apart  # shaped: initial, medial and final forms, not four isolated letters
     runs = fonts.runs("דוד abc")
     assert [r.text.strip() for r in runs] == ["abc", "דוד"]  # a Hebrew name with Latin in it: laid right to left
+
+
+CJK_NAMES = {"田中さくら": "JP", "さくら": "JP", "김민준": "KR", "이서연 Kim": "KR", "陳大文": "TC", "劉德華": "TC",
+             "周杰倫": "TC", "张伟": "SC", "刘德华": "SC", "王小明": "SC"}
+"""Kana: Japanese; hangul: Korean; Han only: Traditional Chinese when more of its characters are
+traditional-only than simplified-only, else Simplified (王小明 is written alike in both: SC)."""
+
+
+@pytest.mark.parametrize("name", list(CJK_NAMES))
+def test_each_cjk_name_is_drawn_with_its_own_regions_glyph_forms(name):
+    form = CJK_NAMES[name]
+    assert fonts.cjk_form(name) == form
+    cjk = [run.font for run in fonts.runs(name) if run.font is not None and run.font.forms]
+    assert cjk and all(fonts.face(font, 20).getname()[0] == f"Noto Sans CJK {form}" for font in cjk)
+
+
+def test_the_regional_face_changes_the_glyphs_drawn():
+    """骨 is drawn differently in Japanese and Chinese forms: a Han-only name draws the Chinese one,
+    the same character beside kana the Japanese one."""
+    def drawn(text: str) -> bytes:
+        image = Image.new("L", (200, 60), 0)
+        fonts.draw(image, 4, 48, text, 40, 255)
+        return image.crop((0, 0, 40, 60)).tobytes()  # the first character
+
+    assert fonts.cjk_form("骨") == "SC" and fonts.cjk_form("骨さ") == "JP"
+    assert drawn("骨") != drawn("骨さ")
+    assert drawn("骨") == drawn("骨人")  # the same face for another Han-only name
+
+
+MIXED = {  # a name as stored -> its pieces from left to right as a browser lays them (UAX #9)
+    "דוד 3 Smith": ["Smith", "3", "דוד"],  # right-to-left paragraph: the digit after Hebrew stays with it
+    "محمد Ali 2024": ["Ali 2024", "محمد"],  # digits after a Latin word are Latin (rule W7)
+    "Ann محمد 12": ["Ann", "12", "محمد"],  # left-to-right paragraph: digits after Arabic join its run
+    "فاطمة (Fatima) 7": ["7", ")", "Fatima", "(", "فاطمة"],  # brackets mirrored in a right-to-left run
+    "abc אבג 123 def": ["abc", "123", "אבג", "def"],
+}
+
+
+@pytest.mark.parametrize("name", list(MIXED))
+def test_mixed_right_to_left_names_are_laid_out_by_the_bidi_algorithm(name):
+    assert fonts.bidi_engine() == "fribidi"
+    runs = fonts.runs(name)
+    assert [run.text.strip() for run in runs if run.text.strip()] == MIXED[name]
+    for run in runs:  # Hebrew and Arabic letters are shaped right to left, Latin and digits left to right
+        kinds = {unicodedata.bidirectional(c) for c in run.text}
+        if kinds & {"R", "AL"}:
+            assert run.rtl is True
+        if kinds & {"L", "EN"}:
+            assert run.rtl is False
+
+
+def test_a_mixed_name_looks_as_raqm_lays_it_out_in_one_font(fresh_fonts, monkeypatch):
+    """With one font holding every letter (DejaVu Sans), raqm can lay out a whole mixed name by
+    itself: the runs drawn one by one must look the same (up to a pixel of rounding)."""
+    path = fonts.find("DejaVuSans.ttf")
+    if path is None:
+        pytest.skip("DejaVu Sans is not installed")
+    ranges = fonts.cmap_ranges(path)
+    only = fonts.Font("DejaVuSans.ttf", path, 0, False, tuple(r[0] for r in ranges), tuple(r[1] for r in ranges))
+    whole = ImageFont.truetype(path, 28, layout_engine=ImageFont.Layout.RAQM)
+
+    def image(text: str, ours: bool) -> Image.Image:
+        out = Image.new("L", (600, 60), 0)
+        if ours:
+            fonts.draw(out, 10, 45, text, 28, 255)
+        else:
+            ImageDraw.Draw(out).text((10, 45), text, font=whole, fill=255, anchor="ls")
+        return out.filter(ImageFilter.GaussianBlur(3))
+
+    def apart(a: Image.Image, b: Image.Image) -> float:
+        return ImageStat.Stat(ImageChops.difference(a, b)).sum[0] / ImageStat.Stat(b).sum[0]
+
+    fonts.reset()
+    monkeypatch.setattr(fonts, "chain", lambda: (only,))
+    for name in MIXED:
+        assert apart(image(name, True), image(name, False)) < 0.15, name
+    # and the comparison sees a wrong order: the same letters laid out in another order differ
+    assert apart(image("3 Smith דוד", True), image("דוד 3 Smith", False)) > 0.3
+
+
+def test_without_fribidi_a_right_to_left_name_still_reads_right_to_left(monkeypatch, fresh_fonts):
+    monkeypatch.setattr(fonts, "_fribidi", lambda: None)
+    fonts.reset()
+    assert fonts.bidi_engine() == "first strong letter"
+    assert [r.text.strip() for r in fonts.runs("דוד abc")] == ["abc", "דוד"]
+    assert all(r.rtl is None for r in fonts.runs("דוד abc"))
 
 
 def test_the_chart_draws_names_and_the_server_as_written():

@@ -8,6 +8,7 @@ from bot.commands import Join, Start, play_value
 from bot.service import Person, TableService
 from bot.store import open_database
 from cogs import render
+from engine_helpers import cards_named
 from service_helpers import do, play
 
 
@@ -68,11 +69,12 @@ def _shown(message) -> str:
 
 
 def _cards_in(text: str, cards) -> set:
-    """The cards of `cards` that `text` names, by label (A♠) or code (As)."""
+    """The cards of `cards` that `text` names: in words (ace of spades, a run's 4, 5, 6 of hearts),
+    with a suit symbol (A♠) or by code (As)."""
     import re
 
     tokens = set(re.split(r"[\s.,:;@'\"()\[\]{}]+", text))
-    return {c for c in cards if c.label in tokens or c.code in tokens}
+    return {c for c in cards if c.code in tokens} | (cards_named(text) & set(cards))
 
 
 def _named(view) -> set:
@@ -121,7 +123,7 @@ def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
             action = rng.choice([a for a in legal if a.verb != "drop"] if rng.random() < 0.95 else legal)
             table, _ = table.act(table.seats[seat].user_id, action)
         shown = _shown(render.table_message(table.public()))
-        assert all(c.label in shown for h in table.game.hands for c in h)  # the showdown shows every hand
+        assert {c for h in table.game.hands for c in h} <= cards_named(shown)  # the showdown shows every hand
         table, _ = table.next_hand(1, rng)
 
 

@@ -8,6 +8,11 @@ JSON discord.py sends and held against Discord's own OpenAPI description
 schema gives the text limits, the menus' option counts and the buttons per row. What the
 schema does not state, Discord's documentation does, and the test checks it as written there:
 at most 5 action rows, custom ids unique within a message, 6,000 characters of embed text.
+
+Every text a player reads in these messages (content, embeds, button and menu labels, options,
+a picture's description) writes cards in words ("ace of spades", "4, 5, 6 of hearts"), never
+with a suit symbol: a screen reader says "10♥" as "10 black heart suit". The pictures keep
+the symbols; player names (none here has one) are shown as written.
 """
 
 from __future__ import annotations
@@ -21,15 +26,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.commands import play_from
+from bot.commands import play_from, play_value
 from bot.table import Level, Scoring, Status, Table
 from cogs import render
 from cogs.components import SELECT_TEMPLATE, Verb
 from engine import DRAW, PRESET_NAMES, Discard, Hit, Rules, Spread
 from engine.help import OPTIONS, help_sections
 from engine.rules import HAND_SIZES
-from engine_helpers import C, cards, deal
+from engine_helpers import C, cards, cards_named, deal
 from test_table_house import ALICE, BOB, at_table
+from test_table_house import slap_window
 
 SPEC = Path(__file__).resolve().parents[2] / "shared" / "discord-api" / "openapi.json"
 BODY = "IncomingWebhookUpdateForInteractionCallbackRequestPartial"
@@ -39,6 +45,7 @@ to /tonk new, a private hand an interaction's reply): the strictest of Discord's
 MAX_ACTION_ROWS = 5  # Discord's documentation (the schema allows 40 components of the newer kind)
 MAX_EMBED_TEXT = 6000  # Discord's documentation: all of an embed's text together
 NAME = "Abcdefghijklmnopqrstuvwxyz-12345"  # 32 characters: the longest display name Discord has
+SUITS = set("♠♥♦♣")
 
 
 class Schema:
@@ -147,6 +154,7 @@ class Checker:
         self.messages = 0
         self.two_focus_menus = 0
         self.focus_states = 0
+        self.naming_cards = 0  # messages that name a card (in words)
 
     def __call__(self, message: dict, what: str) -> dict:
         payload = payload_of(message)
@@ -164,8 +172,26 @@ class Checker:
             assert embed_text(embed) <= MAX_EMBED_TEXT, (what, embed_text(embed))
         focus = [i for i in ids if ":focus-menu:" in i]
         self.two_focus_menus += len(focus) == 2
+        read = "\n".join(texts_read(payload) + [f.description or "" for f in message.get("attachments") or ()])
+        assert not SUITS & set(read), (what, [line for line in read.splitlines() if SUITS & set(line)])
+        self.naming_cards += bool(cards_named(read))
         self.messages += 1
         return payload
+
+
+def texts_read(payload: dict) -> list[str]:
+    """Every text of a message a player reads or hears: its content, its embeds' title,
+    description, fields, footer and author, its buttons' and menus' labels, placeholders and options."""
+    out = [payload.get("content") or ""]
+    for embed in payload.get("embeds") or []:
+        out += [embed.get("title") or "", embed.get("description") or "",
+                (embed.get("footer") or {}).get("text") or "", (embed.get("author") or {}).get("name") or ""]
+        out += [part for f in embed.get("fields") or [] for part in (f["name"], f["value"])]
+    for row in payload.get("components") or []:
+        for item in row["components"]:
+            out += [item.get("label") or "", item.get("placeholder") or ""]
+            out += [part for o in item.get("options") or [] for part in (o["label"], o.get("description") or "")]
+    return out
 
 
 def payload_of(message: dict) -> dict:
@@ -273,7 +299,7 @@ def test_every_table_and_hand_message_of_every_preset_is_one_discord_accepts(val
                 table, _ = table.next_hand(1, rng)
         table, _ = table.end(1, NAME)
         check(render.table_message(table.public()), what + ": closed")
-    assert check.messages > 100
+    assert check.messages > 100 and check.naming_cards > check.messages / 2
 
 
 def both_menus_in_two_steps() -> Table:
@@ -312,6 +338,46 @@ def test_a_hand_with_too_many_spreads_and_too_many_hits_shows_both_menus_and_bot
             offered = next(m for m in menus(second) if f":{verb}-menu:" in m["custom_id"])
             reached |= {play_from(verb, o["value"]) for o in offered["options"]}
         assert reached == wanted[verb], verb  # every play of either kind can be reached
+
+
+def test_cards_are_written_in_words_wherever_a_player_reads_them(validator, schema_limits):
+    """The places a card is written outside the generated tables' usual turn: a slap window (the
+    table's line and a watcher's hand), the side bets' high card, the cut for the deal of a table
+    saved while cards were still written with symbols, a drawn card, a pick waiting for its
+    confirm (the longest spread in a button of 80 characters), a review, and the pictures' alt text."""
+    from test_table_session import ALICE as HOST, betting, hands
+
+    check = Checker(validator, schema_limits)
+    slap = slap_window()
+    channel = check(render.table_message(slap.public()), "slap window")
+    assert "The 9 of spades fits a spread" in channel["embeds"][0]["description"]
+    watcher = check(render.hand_message(slap.seat_view(2), table_id=slap.id, hand_number=1, moves=slap.moves),
+                    "a hand that may slap")
+    assert "You may slap the 9 of spades" in str(watcher)
+
+    table = next(hands(betting(kinds=("high_card",)), random.Random(21), 1))
+    side = check(render.table_message(table.public()), "side bets")
+    suit = table.game.side_bets["high_card"].suit
+    assert f"High card in {suit.name.lower()}" in str(side)
+
+    started, _ = betting().start(HOST, random.Random(5))
+    old = replace(started, cuts="Cut for the deal: alice A♠, bob 10♥, carol K♦. alice deals.")
+    cut = check(render.table_message(old.public()), "a cut saved with symbols")
+    assert "alice ace of spades, bob 10 of hearts, carol king of diamonds" in str(cut)
+
+    bob = both_menus_in_two_steps()
+    view = bob.seat_view(1)
+    common = dict(table_id=bob.id, hand_number=1, moves=bob.moves)
+    drawn = view.hand[-1]
+    shown = check(render.hand_message(view, **common, drawn=drawn, picture=True), "a drawn card, with its picture")
+    assert f"{drawn.name} (drawn)" in shown["embeds"][0]["description"]
+    longest = max((a for a in view.legal_actions if isinstance(a, Spread)), key=lambda a: len(render.spread_text(a)))
+    pending = check(render.hand_message(view, **common, pending=("spread", play_value(longest)), confirms=True),
+                    "a pick waiting for its confirm")
+    confirm = next(c for row in pending["components"] for c in row["components"] if ":confirm" in c["custom_id"])
+    assert confirm["label"].startswith("Lay ") and len(confirm["label"]) <= 80
+    check({"embed": render.review_embed("abc", "You discarded K♠; the expert would have kept it.")}, "a review")
+    assert check.naming_cards == check.messages
 
 
 # ---------------------------------------------------------------------------- the other messages

@@ -78,10 +78,10 @@ def test_wild_spreads_are_offered_naming_what_the_wild_card_stands_for():
     spreads = offered(message, Verb.SPREAD)
     legal = [a for a in table.game.legal_actions(0) if isinstance(a, Spread)]
     assert spreads == legal and all(a.wilds for a in spreads)
-    assert [o.label for o in menu_of(message, Verb.SPREAD).options] == ["5♠ 6♠ Joker 1 as 4♠", "5♠ 6♠ Joker 1 as 7♠"]
+    assert [o.label for o in menu_of(message, Verb.SPREAD).options] == ["joker 1 as 4 of spades, 5, 6 of spades", "5, 6 of spades, joker 1 as 7 of spades"]
     # played: the table shows the card the joker stands for, and a hit with the other wild names its card
     table, _ = table.act(ALICE, spreads[1])
-    assert "Joker 1 as 7♠" in str(render.table_message(table.public())["embed"].to_dict())
+    assert "5, 6 of spades, joker 1 as 7 of spades" in str(render.table_message(table.public())["embed"].to_dict())
     assert offered(hand(table, 0), Verb.HIT) == []  # no card of alice's fits 5-6-7 now
 
 
@@ -99,11 +99,11 @@ def test_wild_hits_and_swaps_are_offered():
     assert set(hits) == {a for a in legal if isinstance(a, Hit)}
     assert Hit(C("2c"), 0, C("4s")) in hits and Hit(C("2c"), 0, C("8s")) in hits
     hit_labels = [o.label for o in menu_of(message, Verb.HIT).options]
-    assert "2♣ as 4♠ on spread 1 (alice)" in hit_labels
+    assert "2 of clubs as 4 of spades on spread 1 (alice)" in hit_labels
     assert offered(message, Verb.SWAP) == [Swap(C("7s"), 0)]
     table, _ = table.act(BOB, Swap(C("7s"), 0))
     assert C("X1") in table.game.hands[1]
-    assert "bob swapped 7♠ for Joker 1 on spread 1" in str(render.table_message(table.public())["embed"].to_dict())
+    assert "bob swapped 7 of spades for joker 1 on spread 1" in str(render.table_message(table.public())["embed"].to_dict())
 
 
 def test_more_plays_than_a_menu_holds_become_two_steps():
@@ -169,11 +169,11 @@ def test_the_table_shows_slap_while_a_window_is_open_and_only_then():
     message = render.table_message(table.public())
     slap = [(cid, item) for cid, item in items(message) if getattr(item, "label", None) == "Slap!"]
     assert [cid for cid, _ in slap] == [f"tonk:{table.id}:slap:{table.slap_window}"]
-    assert "9♠ fits a spread" in message["embed"].description
+    assert "The 9 of spades fits a spread" in message["embed"].description
     table, _ = table.slap(BOB, table.slap_window)
     message = render.table_message(table.public())
     assert "Slap!" not in labels(message)
-    assert "👋 bob slapped 9♠ onto spread 1" in str(message["embed"].to_dict())
+    assert "👋 bob slapped 9 of spades onto spread 1" in str(message["embed"].to_dict())
     assert "**bob** to play: slapped, and discards one card" in message["embed"].description
 
 
@@ -355,4 +355,4 @@ def test_new_offers_every_preset_and_help_follows_the_house_rules():
         chicago["House rules at this table"]
     assert "House rules at this table" not in dict(help_sections(Rules()))
     aces = dict(help_sections(rules_of(ace_in_runs="low_or_high")))
-    assert "Q♣ K♣ A♣" in aces["Spreads and hits"]
+    assert "ace, 2, 3 or queen, king, ace of clubs" in aces["Spreads and hits"]

@@ -13,12 +13,11 @@ from engine import Game, Rules
 from engine.actions import DROP, Drop
 from engine.cards import Card
 from engine.players.noisy import play_record
+from engine_helpers import cards_named
 from engine.review import MAX_TEXT, Review, ReviewError, decision_points, review
 
 STANDARD = Rules.preset("standard")
 QUICK = {"samples": 12, "search": 8}  # small budgets: the tests check behaviour, not precision
-LABEL = re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AJQK])([♣♦♥♠])")
-BY_LABEL = {c.label: c for c in (Card.by_index(i) for i in range(52))}
 
 
 def record_with_differences(players: int, start: int = 0, need: int = 2) -> tuple[dict, Review]:
@@ -132,10 +131,11 @@ def test_the_text_names_only_cards_the_seat_had_seen():
             rv = review(record, seat, seed=3, **QUICK)
             seen_by = {index: view.seen_cards() for view, _, index, _ in decision_points(record, seat)}
             for d in rv.decisions:
-                named = {BY_LABEL[m.group(0)] for m in LABEL.finditer(d.did_text + " " + d.expert_text)}
+                named = cards_named(d.did_text + " " + d.expert_text)
                 assert named <= seen_by[d.index] | set(d.hand), (d.did_text, d.expert_text)
             text = rv.text()
-            named = {BY_LABEL[m.group(0)] for m in LABEL.finditer(text)}
+            named = cards_named(text)
+            assert named, text  # the check reads the cards the text names (in words)
             seen = final.view(seat).seen_cards()  # everything the seat saw during play (not the showdown)
             assert named <= seen
             hidden = {c for j, h in enumerate(final.hands) if j != seat for c in h} - seen
@@ -261,7 +261,7 @@ def test_the_terminal_game_offers_a_review_at_the_showdown():
     assert "You leave the table." in text
     hidden = {c for c in session.last_game.hands[1]} - session.last_game.view(0).seen_cards()
     review_part = text.split("Press Enter", 1)[0]
-    assert not {BY_LABEL[m.group(0)] for m in LABEL.finditer(review_part)} & hidden
+    assert not cards_named(review_part) & hidden
 
 
 def test_the_terminal_game_offers_a_review_after_the_last_hand_too():

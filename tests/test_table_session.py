@@ -182,6 +182,7 @@ def labels(message) -> list[str]:
 
 def test_the_table_message_shows_the_side_bets_the_pots_and_the_big_one():
     from cogs import render
+    from engine.cards import SUIT_WORDS
 
     table = betting(kinds=("high_card", "naturals"), stake=2)
     lobby = render.table_message(table.public())
@@ -192,8 +193,8 @@ def test_the_table_message_shows_the_side_bets_the_pots_and_the_big_one():
     first, _ = first.call_big_one(ALICE, 3)
     shown = render.table_message(first.public())
     side = field(shown, "Side bets")
-    high = first.game.side_bets["high_card"].suit.symbol
-    assert f"High card {high} (alice and bob, pot 4): nobody in holds the suit: the pot carries over." in side
+    high = SUIT_WORDS[first.game.side_bets["high_card"].suit]
+    assert f"High card in {high} (alice and bob, pot 4): nobody in holds the suit: the pot carries over." in side
     assert "Naturals (alice and bob, pot 4): no natural book: the pot carries over." in side
     assert "In the pots for the next deal: high card 4, naturals 4." in side
     assert field(shown, "The big one") == "The big one: 3 hands left, double stakes; then the table closes."
