@@ -16,6 +16,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="how many runs (default 10)")
     parser.add_argument("--first-seed", type=int, default=1, help="seed of the first run; each run adds 1")
+    parser.add_argument("--logs", type=Path, default=Path(tempfile.gettempdir()) / "tonk-bot-tests",
+                        help="where a failed run's whole output is kept (default: %(default)s)")
     parser.add_argument("pytest_args", nargs="*", help="instead of the bot's test files (after --)")
     args = parser.parse_args(argv)
     if args.runs < 1 or args.first_seed < 0:
@@ -52,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
             failures = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
             for line in failures[:10]:
                 print(f"    {line}")
+            args.logs.mkdir(parents=True, exist_ok=True)
+            log = args.logs / f"seed-{seed}.log"
+            log.write_text(done.stdout + done.stderr, encoding="utf-8")
+            print(f"    whole output: {log}", flush=True)
     print(f"{args.runs - failed} of {args.runs} runs passed")
     return 0 if failed == 0 else 1
 
