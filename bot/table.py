@@ -961,11 +961,11 @@ class Table:
         seat = self.seat_required(user_id)
         if not self.seats[seat].away and not self.seats[seat].leaving:
             raise UserError("You are playing your own seat already.")
-        if not self.in_play:  # between hands a seat that was left goes with the next deal
-            raise UserError("You left during the last hand: join again to play the next one."
-                            if self.seats[seat].leaving else "You are playing your own seat already.")
+        if not self.in_play and self.seats[seat].leaving:  # between hands a seat that was left goes with the next deal
+            raise UserError("You left during the last hand: join again to play the next one.")
+        # between hands too: the table shows them back at once (the next deal would bring them back anyway)
         table = self._changed(seats=_with_seat(self.seats, seat, away=False, leaving=False, timeouts=0, votes=()))
-        return table, [SeatBack(seat)] + table._turn_event()
+        return table, [SeatBack(seat)] + (table._turn_event() if table.in_play else [])
 
     def _settle(self, events: list[Event], before: "Table | None" = None) -> tuple["Table", list[Event]]:
         """After a deal or a play (from `before`): a hand that ended is added to the totals,

@@ -161,6 +161,15 @@ def test_three_time_outs_hand_the_seat_to_a_computer_until_back():
     assert back.computer_turn() is None  # the person plays their seat again
     assert events[0] == SeatBack(seat) and not back.seats[seat].away and back.seats[seat].timeouts == 0
     refused(back, lambda t: t.back(user_at(t, seat)), "your own seat already")
+    # the hand ends while the computer still plays the seat: I'm back between hands shows them back at once
+    discarded, _ = played.computer_play(lambda level, seed, view: next(a for a in view.legal_actions
+                                                                       if a.verb == "discard"))
+    over = finish(discarded)  # the other player drops
+    assert over.seats[seat].away and over.public().anyone_away
+    between, events = over.back(user_at(table, seat))
+    assert events == [SeatBack(seat)] and not between.seats[seat].away and not between.public().anyone_away
+    assert between.status is Status.BETWEEN_HANDS
+    refused(between, lambda t: t.back(user_at(t, seat)), "your own seat already")
 
 
 def test_end_and_idle_close():
