@@ -8,12 +8,14 @@ rv.text()                                    # plain text, at most 4096 characte
 rv.to_json()                                 # the same as data
 ```
 
-**Decisions.** A seat's hand is cut into its decisions: at the start of each of its turns
-the choice between drop, draw and take (a drop, or a decision not to drop, whenever a drop
-was allowed), and after the draw or take the rest of the turn as one plan (every spread,
-hit and the discard; they are weighed together because each lay changes what the next
-one is worth). A start with one legal action (a stock-out call with nothing to take) is
-no choice and is not listed.
+**Decisions.** Every action of the seat where it had a choice is a decision of its own:
+at the start of each of its turns the choice between drop, draw and take (a drop, or a
+decision not to drop, whenever a drop was allowed), and after the draw or take each
+spread, each hit and the discard, each from the seat's view at that moment (after the
+lays before it in the turn). At a play decision the expert plans the rest of the turn
+from that view; a lay agrees with it when its plan makes that lay at some point of the
+turn (the order of a turn's lays rarely matters), a discard when the plan is that
+discard alone. An action with one legal choice is no decision and is not listed.
 
 **Honest to what the seat saw.** Each decision is worked out from the seat's `SeatView` at
 that moment alone (its hand, the table, the public history): the hand is replayed from
@@ -32,8 +34,10 @@ with a fixed search budget (`search` deals, no CPU-time cap, so the same for a s
 expert chose on: that would flatter its choice), of the payment the seat gets playing the
 expert's choice minus the payment playing what it did, each played to the end of the hand
 in a real engine `Game` on the same deal and with the same play-out randomness (common
-random numbers): the seat's own turn by its plan, then every seat by the expert's quick
-play-out policy (expert.Rollout). Its uncertainty is the standard error of that mean
+random numbers): at a play decision the expert's plan for the rest of the turn against
+the player's one action followed by the seat's planner for the rest of that turn (the
+turn after a start decision likewise), then every seat by the expert's quick play-out
+policy (expert.Rollout). Its uncertainty is the standard error of that mean
 difference. In stakes (push-ups under push-ups scoring). A cost below zero means the
 player's choice did better than the expert's on these deals: within noise, the expert
 has no better advice. When the choices are the same the cost is 0 and nothing is played.
@@ -94,6 +98,14 @@ class Decision:
     did_text: str
     expert_text: str
     hand: tuple[Card, ...] = field(default=(), repr=False)  # the seat's hand when it decided
+    step: int = 0  # 0: the start of the turn; 1: right after the draw or take; 2: after one lay; ...
+
+    @property
+    def when(self) -> str:
+        """Where in its turn the decision was, in words."""
+        if self.kind == "start":
+            return "start"
+        return "after the draw" if self.step <= 1 else f"after the draw, play {self.step}"
 
     def to_json(self) -> dict:
         return {
@@ -112,6 +124,7 @@ class Decision:
             "did_text": self.did_text,
             "expert_text": self.expert_text,
             "hand": [c.code for c in self.hand],
+            "step": self.step,
         }
 
 
@@ -179,7 +192,7 @@ class Review:
                           f"{_pct(d.low_chance)}.")
             verdict = f"Cost about {_num(d.cost)} ± {_num(d.error)} {unit}." if d.cost > 0 else (
                 f"No clear cost ({_num(d.cost)} ± {_num(d.error)} {unit}): your choice did as well on the sampled deals.")
-            items.append(f"{i}. Turn {d.turn}, {'start' if d.kind == 'start' else 'after the draw'} "
+            items.append(f"{i}. Turn {d.turn}, {d.when} "
                          f"(count {d.count}): you {d.did_text}; the expert would have {d.expert_text}. "
                          f"{verdict}{chance}")
         same = [d for d in sorted(self.decisions, key=lambda d: d.index) if d.same]
@@ -188,8 +201,11 @@ class Review:
             if items:
                 tail.append("")
             drops = [d for d in same if d.low_chance is not None]
+            turns: dict[int, list[str]] = {}
+            for d in same:
+                turns.setdefault(d.turn, []).append("start" if d.kind == "start" else d.did[0].verb)
             tail.append("As the expert would have: " + ", ".join(
-                f"turn {d.turn} {'start' if d.kind == 'start' else 'play'}" for d in same) + ".")
+                f"turn {t} ({', '.join(what)})" for t, what in turns.items()) + ".")
             high = []
             for d in drops:
                 if d.low_chance >= SURE and not isinstance(d.did[0], Drop):
@@ -343,60 +359,58 @@ def review(record: dict, seat: int, *, samples: int = DEFAULT_SAMPLES, search: i
 
 
 def decision_points(record: dict, seat: int):
-    """(view before the decision, the seat's actions in it, index of the first, turn) for
-    each decision `seat` made; the record must replay (`Game.from_record`)."""
+    """(view before the decision, the seat's action in it (a 1-tuple), index of the action,
+    turn) for each decision `seat` made; the record must replay (`Game.from_record`).
+
+    Every action of the seat where it had more than one legal action is a decision of its
+    own: the start of a turn (drop, draw or take) and, after the draw, every spread, hit
+    and the discard, each from the view at that moment (after the lays before it)."""
     from .actions import action_from_record
 
     game = Game.from_record({**record, "actions": []})
-    actions = [(e["seat"], action_from_record(e)) for e in record["actions"]]
     turn = 0
-    i = 0
-    while i < len(actions):
-        who, action = actions[i]
-        if who == seat and game.outcome is None and game.phase == "start" and game.turn == seat:
-            turn += 1
+    for i, entry in enumerate(record["actions"]):
+        who, action = entry["seat"], action_from_record(entry)
+        if who == seat and game.outcome is None and game.turn == seat and game.phase in ("start", "play"):
+            if game.phase == "start":
+                turn += 1
             view = game.view(seat)
             game.apply(who, action)
             if len(view.legal_actions) > 1:
                 yield view, (action,), i, turn
-            i += 1
-            continue
-        if who == seat and game.outcome is None and game.phase == "play" and game.turn == seat:
-            view = game.view(seat)
-            first = i
-            did = []
-            while i < len(actions) and actions[i][0] == seat and game.outcome is None and game.phase == "play":
-                game.apply(seat, actions[i][1])
-                did.append(actions[i][1])
-                i += 1
-                if isinstance(did[-1], Discard):
-                    break
-            if game.outcome is not None or did and isinstance(did[-1], Discard):
-                yield view, tuple(did), first, turn
             continue
         game.apply(who, action)
-        i += 1
 
 
 def _decision_seed(seed: int, index: int, part: int) -> int:
     return (seed * 1_000_003 + index * 7919 + part) & 0xFFFFFFFF
 
 
-def _plan_key(view: SeatView, actions) -> tuple:
-    """What a turn's plan leaves: the cards kept, the discard, the spreads laid (order free)."""
-    kept = set(view.hand)
-    discard = None
-    spreads = []
-    for a in actions:
-        if isinstance(a, Spread):
-            kept.difference_update(a.cards)
-            spreads.append(a.cards)
-        elif isinstance(a, Hit):
-            kept.discard(a.card)
-        elif isinstance(a, Discard):
-            kept.discard(a.card)
-            discard = a.card
-    return frozenset(kept), discard, frozenset(spreads)
+def _step(view: SeatView) -> int:
+    """Which of the turn's decisions a view is at: 0 at the start, 1 right after the draw or
+    take, 2 after one lay, ..."""
+    if view.phase == "start":
+        return 0
+    step = 1
+    for event in reversed(view.history):
+        if event.seat != view.seat or event.action.verb in ("draw", "take"):
+            break
+        step += event.action.verb in ("spread", "hit")
+    return step
+
+
+def _agrees(action: Action, plan, view: SeatView) -> bool:
+    """Is one action of the player's turn what the expert's plan from the same view does?
+    A lay agrees when the plan makes it at any point of the turn (the order of a turn's lays
+    rarely matters); a discard only when it is all the plan does (no lay first)."""
+    if not plan:
+        return False
+    if isinstance(action, Spread):
+        return any(isinstance(a, Spread) and set(a.cards) == set(action.cards) for a in plan)
+    if isinstance(action, Hit):
+        return any(isinstance(a, Hit) and a.card == action.card and
+                   (a.spread == action.spread or a.spread >= len(view.spreads)) for a in plan)
+    return action == plan[0]
 
 
 def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAULT_SAMPLES,
@@ -414,8 +428,10 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
         expert = (chooser.choose(view),)
         same = expert == did
     else:
+        # the expert's plan for the rest of the turn from this view; what the player did is
+        # this one action, then the rest of the turn as the seat's planner would play it
         expert = tuple(chooser.plan_turn(view, Memory(view)))
-        same = _plan_key(view, expert) == _plan_key(view, did)
+        same = len(did) == 1 and _agrees(did[0], expert, view)
     drop_allowed = start and DROP in view.legal_actions
     lean = ExpertPlayer.drop_lean if drop_allowed else 1.0
     judge = ExpertPlayer(_decision_seed(seed, index, 2), samples=samples, time_cap=float("inf"))
@@ -440,9 +456,10 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
     if drop_allowed:
         low = low_chance(view, memory, estimate, deals)
     did_text = describe(did, view)
-    expert_text = _would(describe(expert, view))
+    expert_text = _would(describe(expert[:1], view))
     return Decision(index, turn, "start" if start else "play", did, expert, same, cost, error, used,
-                    view.count, drop_allowed, low, did_text, expert_text, tuple(sorted_hand(view.hand)))
+                    view.count, drop_allowed, low, did_text, expert_text, tuple(sorted_hand(view.hand)),
+                    _step(view))
 
 
 def low_chance(view: SeatView, memory, estimate, deals=None) -> float:

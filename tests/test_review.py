@@ -59,16 +59,19 @@ def test_a_review_lists_every_decision_costliest_first_with_errors():
     for d in rv.decisions:
         if d.same:
             assert d.cost == 0 and d.samples == 0
-        if d.kind == "start":
-            assert len(d.did) == 1
-        else:
-            assert d.did[-1].verb == "discard" or d.index + len(d.did) == len(record["actions"])
+        assert len(d.did) == 1  # every action is a decision of its own
+        assert (d.kind == "start") == (d.step == 0) == (d.did[0].verb in ("drop", "draw", "take"))
         assert (d.low_chance is not None) == d.drop_allowed
         if d.low_chance is not None:
             assert 0.0 <= d.low_chance <= 1.0
-    # every decision of seat 0 in the record is there once: its starts where it had a choice, and its turns
-    starts = sum(1 for view, _, _, _ in decision_points(record, 0) if view.phase == "start")
-    assert sum(1 for d in rv.decisions if d.kind == "start") == starts
+    # every action of seat 0 in the record where it had a choice is there once, each spread,
+    # hit and discard apart: one decision per record index
+    mine = [i for i, e in enumerate(record["actions"]) if e["seat"] == 0]
+    points = [index for _, _, index, _ in decision_points(record, 0)]
+    assert sorted(d.index for d in rv.decisions) == points and set(points) <= set(mine)
+    assert len(points) >= len(mine) - 2  # (an action with no choice is left out: rare)
+    verbs = {d.did[0].verb for d in rv.decisions}
+    assert {"discard"} <= verbs and verbs & {"draw", "take"}
     data = rv.to_json()
     assert json.loads(json.dumps(data)) == data and data["decisions"][0]["cost"] == round(diffs[0].cost, 4)
 
@@ -96,10 +99,12 @@ def test_the_advice_is_unchanged_when_the_hidden_cards_are_dealt_again():
     """Honest to what the seat saw: at each decision, the cards the seat had not seen (the
     others' hands, the stock order) are re-dealt, and the review of that decision is the
     same, whatever the real hidden cards were."""
-    record, rv = record_with_differences(3, start=10)
+    record = play_record(STANDARD, 3, 15, noise=0.3)  # seat 0 spreads after a draw, then discards
     rng = random.Random(5)
     checked = changed = 0
+    kinds = set()
     for view, did, index, _ in decision_points(record, 0):
+        kinds.add((did[0].verb, view.phase))
         end = index + len(did)
         upto = {**record, "actions": record["actions"][:end]}
         base = {d.index: d for d in review(upto, 0, seed=7, **QUICK).decisions}[index].to_json()
@@ -121,7 +126,33 @@ def test_the_advice_is_unchanged_when_the_hidden_cards_are_dealt_again():
             again = {d.index: d for d in review(other, 0, seed=7, **QUICK).decisions}[index].to_json()
             assert again == base, (index, game.record()["deck"])
             checked += 1
-    assert checked >= 8 and changed == checked  # every re-deal really moved hidden cards
+    assert checked >= 12 and changed == checked  # every re-deal really moved hidden cards
+    # the start, a spread after the draw and a discard after that spread were each checked apart
+    assert {("draw", "start"), ("spread", "play"), ("discard", "play")} <= kinds
+    assert any(not d.same and d.did[0].verb == "discard" and d.step == 2 for d in review(record, 0, seed=7, **QUICK).decisions)
+
+
+def test_each_lay_and_the_discard_are_priced_on_their_own():
+    """A player who discards at once where the expert would lay a spread first: that discard is
+    the decision priced, against the expert's spread at that point, and the cost is clear."""
+    record = play_record(STANDARD, 3, 15, noise=0.3)
+    view, did, index, _ = next((v, d, i, t) for v, d, i, t in decision_points(record, 0) if d[0].verb == "spread")
+    spread = did[0]
+    loose = max((c for c in view.hand if c not in spread.cards), key=lambda c: c.value)
+    blunder = {**record, "actions": record["actions"][:index] + [{"seat": 0, "do": "discard", "card": loose.code}]}
+    rv = review(blunder, 0, seed=2, samples=64, search=16)
+    first = rv.decisions[0]
+    assert first.index == index and first.kind == "play" and first.step == 1 and not first.same
+    assert first.did_text == f"discarded {loose.label}" and first.expert[0] == spread
+    assert first.expert_text == "spread " + " ".join(c.label for c in spread.cards)
+    assert first.cost > 0.3 and first.cost > 3 * first.error
+    assert rv.text().splitlines()[3].startswith(f"1. Turn {first.turn}, after the draw (count {view.count}): "
+                                                f"you discarded {loose.label}; the expert would have spread ")
+    # in the real hand the same spread agrees with the expert, and the discard after it is a
+    # decision of its own at the next step
+    real = {d.index: d for d in review(record, 0, seed=2, **QUICK).decisions}
+    assert real[index].same and real[index].did == (spread,)
+    assert real[index + 1].step == 2 and real[index + 1].did[0].verb == "discard"
 
 
 def test_the_text_names_only_cards_the_seat_had_seen():
