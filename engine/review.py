@@ -53,8 +53,13 @@ deals in which some other seat's count was at most the seat's.
 described (its hand, drawn cards, the table, the discards). The showdown's cards are not
 named (even though the seat saw them at the end).
 
-Not covered: house rules of RULES.md section 9 and side bets (the expert plays them as
-hard and its play-outs know only sections 1-8): `review` refuses them with one line.
+Not covered: the house rules of RULES.md section 9. Under them `ExpertPlayer` does not
+search (its play-outs' quick policy knows sections 1-8 only): it plays as hard does, so
+there is no expert advice to price, and `review` refuses them in one line that says so;
+likewise the naturals side bet (section 10), whose pot for a natural book the look-ahead
+does not know. The high card side bet is reviewed: its pot is settled at the deal and no
+decision changes it (the shown cards are public, and the sampled deals keep them in
+their holders' hands); the costs are the hand's own payments, and the text says so.
 Slaps are not decisions here. The review is pure Python, holds no global state but a
 read-only model table, and may run in a thread or a process.
 """
@@ -75,6 +80,13 @@ MAX_TEXT = 4096  # a Discord embed's description
 DEFAULT_SAMPLES = 96  # evaluation deals per decision that differs from the expert's choice
 DEFAULT_SEARCH = 24  # the expert's own deals per decision (its strength was measured at 16: docs/BENCHMARKS.md)
 SURE = 0.99  # a non-drop this sure to be caught is summed up in one line of the text
+# Calibration (docs/BENCHMARKS.md, scripts/review_calibration.py --fit): what a difference
+# really cost in self-play, against the play-out estimate, by kind of decision:
+# cost = a + b x play-out estimate (its error scaled by b).
+COST_MAP = {"start": (0.0, 1.0), "play": (0.0, 1.0)}
+# ... and how often someone really held the seat's count or less against the count model's
+# chance: logit(chance) = a + b x logit(model's chance).
+CHANCE_MAP = (0.0, 1.0)
 
 
 class ReviewError(ValueError):
@@ -99,6 +111,9 @@ class Decision:
     expert_text: str
     hand: tuple[Card, ...] = field(default=(), repr=False)  # the seat's hand when it decided
     step: int = 0  # 0: the start of the turn; 1: right after the draw or take; 2: after one lay; ...
+    raw_cost: float = 0.0  # the play-out estimate before calibration (COST_MAP)
+    raw_error: float = 0.0
+    raw_chance: float | None = None  # the count model's chance before calibration (CHANCE_MAP)
 
     @property
     def when(self) -> str:
@@ -125,6 +140,9 @@ class Decision:
             "expert_text": self.expert_text,
             "hand": [c.code for c in self.hand],
             "step": self.step,
+            "raw_cost": round(self.raw_cost, 4),
+            "raw_error": round(self.raw_error, 4),
+            "raw_chance": None if self.raw_chance is None else round(self.raw_chance, 4),
         }
 
 
@@ -140,6 +158,7 @@ class Review:
     search: int
     seed: int
     cpu_seconds: float = field(default=0.0, compare=False)
+    note: str = ""  # a line about the hand's side bets, when it had some
 
     @property
     def differences(self) -> list[Decision]:
@@ -164,6 +183,7 @@ class Review:
             "seed": self.seed,
             "total_cost": round(total, 4),
             "total_error": round(error, 4),
+            "note": self.note,
             "decisions": [d.to_json() for d in self.decisions],
         }
 
@@ -217,6 +237,8 @@ class Review:
                 tail.append(f"Not dropping at turn{'s' if len(high) > 1 else ''} {', '.join(map(str, high))}: "
                             f"someone almost surely held your count or less (over {_pct(SURE)}).")
         tail.append("")
+        if self.note:
+            tail.append(self.note)
         tail.append(f"Estimates use only what you could see at each decision: the hidden cards are sampled "
                     f"({self.samples} deals for each difference), never read. A cost assumes good play after "
                     f"the decision.")
@@ -346,16 +368,23 @@ def review(record: dict, seat: int, *, samples: int = DEFAULT_SAMPLES, search: i
     if seat in set(computers):
         raise ReviewError(f"Seat {seat} ({final.players[seat]}) was played by the computer: "
                           "a review is of a person's own decisions.")
-    if final.rules.house or record.get("side_bets"):
-        raise ReviewError("Reviews cover the rules of RULES.md sections 1-8; this hand was played with house "
-                          "rules or side bets (section 9-10), which the expert's look-ahead does not know.")
+    if final.rules.house:
+        raise ReviewError("Reviews cover the rules of RULES.md sections 1-8: under this hand's house rules "
+                          "(section 9) the expert has no look-ahead of its own (it plays as the hard player "
+                          "does), so there is no expert advice to price.")
+    bets = record.get("side_bets") or {}
+    if "naturals" in bets:
+        raise ReviewError("This hand had the naturals side bet (RULES.md section 10): the expert's look-ahead "
+                          "does not know that a natural book wins its pot, so it cannot price your spreads.")
+    note = ("The high card side pot was settled at the deal, whatever you did: the costs are the hand's "
+            "own payments." if "high_card" in bets else "")
     decisions = [evaluate(view, did, index, turn, samples=samples, search=search, seed=seed)
                  for view, did, index, turn in decision_points(record, seat)]
     decisions.sort(key=lambda d: (d.same, -d.cost, d.index))
     unit = "push-ups" if final.rules.scoring == "pushups" else "stakes"
     result = final.result() if final.outcome is not None else None
     return Review(seat, final.players[seat], tuple(final.players), unit, result, tuple(decisions),
-                  samples, search, seed, time.process_time() - started)
+                  samples, search, seed, time.process_time() - started, note)
 
 
 def decision_points(record: dict, seat: int):
@@ -452,14 +481,34 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
         cost = sum(diffs) / used
         var = sum((d - cost) ** 2 for d in diffs) / (used - 1)
         error = math.sqrt(var / used)
-    low = None
+    low = raw_low = None
     if drop_allowed:
-        low = low_chance(view, memory, estimate, deals)
+        raw_low = low_chance(view, memory, estimate, deals)
+        low = calibrated_chance(raw_low)
+    kind = "start" if start else "play"
+    raw_cost, raw_error = cost, error
+    if not same:
+        a, b = COST_MAP[kind]
+        cost, error = a + b * raw_cost, b * raw_error
     did_text = describe(did, view)
     expert_text = _would(describe(expert[:1], view))
-    return Decision(index, turn, "start" if start else "play", did, expert, same, cost, error, used,
+    return Decision(index, turn, kind, did, expert, same, cost, error, used,
                     view.count, drop_allowed, low, did_text, expert_text, tuple(sorted_hand(view.hand)),
-                    _step(view))
+                    _step(view), raw_cost, raw_error, raw_low)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def calibrated_chance(p: float) -> float:
+    """The count model's chance that someone held the seat's count or less, recalibrated
+    against how often someone really did (CHANCE_MAP); a sure 0 or 1 stays sure."""
+    if p <= 0.0 or p >= 1.0:
+        return p
+    a, b = CHANCE_MAP
+    return 1.0 / (1.0 + math.exp(-(a + b * _logit(p))))
 
 
 def low_chance(view: SeatView, memory, estimate, deals=None) -> float:

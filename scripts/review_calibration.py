@@ -29,6 +29,7 @@ count or less against how often someone really did.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -115,20 +116,13 @@ def label(bins, i, pct=False):
     return f"{f(lo)} to {f(min(hi, 1.0) if pct else hi)}"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--hands", type=int, default=700)
-    parser.add_argument("--players", default="2,3")
-    parser.add_argument("--noise", type=float, default=0.2)
-    parser.add_argument("--runs", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--preset", default="standard")
-    args = parser.parse_args()
+def collect(args) -> tuple[list[dict], list[dict], dict]:
+    """Play, review and measure: one row per difference, one per drop / non-drop decision."""
     rules = Rules.preset(args.preset)
     sizes = [int(x) for x in args.players.split(",")]
     started = time.process_time()
-    rows = []  # (estimate, error, realised play-out, realised table, kind)
-    chances = []  # (predicted, happened)
+    rows = []
+    chances = []
     decisions = same = 0
     for i in range(args.hands):
         n = sizes[i % len(sizes)]
@@ -141,58 +135,154 @@ def main() -> int:
                 game = position(record, d.index)
                 mine = count(game.hands[0])
                 happened = any(count(h) <= mine for j, h in enumerate(game.hands) if j != 0)
-                chances.append((d.low_chance, happened))
+                chances.append({"hand": i, "players": n, "chance": d.low_chance, "raw": d.raw_chance,
+                                "happened": happened, "count": mine})
             if d.same:
                 same += 1
                 continue
             game = position(record, d.index)
-            a = realised_playout(game, 0, d.did, d.expert, seed + d.index)
-            b = realised_table(game, 0, d.did, d.expert, seed * 31 + d.index, args.runs, args.noise)
-            rows.append((d.cost, d.error, a, b, d.kind))
-        if (i + 1) % 100 == 0:
+            row = {"hand": i, "players": n, "kind": d.kind, "cost": d.cost, "error": d.error,
+                   "raw": d.raw_cost, "raw_error": d.raw_error, "verb": d.did[0].verb,
+                   "playout": realised_playout(game, 0, d.did, d.expert, seed + d.index),
+                   "table": realised_table(game, 0, d.did, d.expert, seed * 31 + d.index, args.runs, args.noise)}
+            if args.diag:  # the same, the hand played on by hard players without mistakes
+                row["hard"] = realised_table(game, 0, d.did, d.expert, seed * 37 + d.index, args.runs, 0.0)
+            rows.append(row)
+        if (i + 1) % 50 == 0:
             print(f"{i + 1} hands, {len(rows)} differences, CPU {time.process_time() - started:.0f} s",
                   file=sys.stderr, flush=True)
-    cpu = time.process_time() - started
-    print(f"{args.hands} hands ({', '.join(map(str, sizes))} players alternating), preset {args.preset}, "
-          f"noisy hard at every seat (noise {args.noise}), seat 0 reviewed, seed {args.seed}; "
-          f"{decisions} decisions, {same} as the expert would have, {len(rows)} differences; "
-          f"table runs per difference {args.runs}; CPU {cpu:.0f} s")
-    print()
-    print("| estimated cost (stakes) | differences | mean estimate | mean std. error | realised, play-out | realised, table |")
-    print("|---|---|---|---|---|---|")
+    meta = {"hands": args.hands, "players": sizes, "preset": args.preset, "noise": args.noise, "runs": args.runs,
+            "seed": args.seed, "decisions": decisions, "same": same, "cpu": time.process_time() - started}
+    return rows, chances, meta
+
+
+def cost_table(rows: list[dict], key: str, diag: bool) -> None:
+    cols = ["realised, play-out", "realised, table"] + (["realised, hard table"] if diag else [])
+    print(f"| estimated cost (stakes) | differences | mean estimate | mean std. error | mean raw estimate | "
+          + " | ".join(cols) + " |")
+    print("|---" * (5 + len(cols)) + "|")
+    fields = ["playout", "table"] + (["hard"] if diag else [])
+
+    def line(name, g):
+        est = sum(r[key] for r in g) / len(g)
+        se = sum(r["error" if key == "cost" else "raw_error"] for r in g) / len(g)
+        raw = sum(r["raw"] for r in g) / len(g)
+        cells = []
+        for f in fields:
+            m, c = mean_ci([r[f] for r in g])
+            cells.append(f"{m:+.3f} ± {c:.3f}")
+        return f"| {name} | {len(g):,} | {est:+.3f} | {se:.3f} | {raw:+.3f} | " + " | ".join(cells) + " |"
+
     groups = {}
     for r in rows:
-        groups.setdefault(bin_of(r[0], COST_BINS), []).append(r)
+        groups.setdefault(bin_of(r[key], COST_BINS), []).append(r)
     for b in sorted(groups):
-        g = groups[b]
-        est = sum(r[0] for r in g) / len(g)
-        se = sum(r[1] for r in g) / len(g)
-        ma, ca = mean_ci([r[2] for r in g])
-        mb, cb = mean_ci([r[3] for r in g])
-        print(f"| {label(COST_BINS, b)} | {len(g)} | {est:+.3f} | {se:.3f} | {ma:+.3f} ± {ca:.3f} | {mb:+.3f} ± {cb:.3f} |")
-    est, _ = mean_ci([r[0] for r in rows])
-    ma, ca = mean_ci([r[2] for r in rows])
-    mb, cb = mean_ci([r[3] for r in rows])
-    print(f"| all | {len(rows)} | {est:+.3f} | | {ma:+.3f} ± {ca:.3f} | {mb:+.3f} ± {cb:.3f} |")
+        print(line(label(COST_BINS, b), groups[b]))
+    print(line("all", rows))
     for kind in ("start", "play"):
-        g = [r for r in rows if r[4] == kind]
+        g = [r for r in rows if r["kind"] == kind]
         if g:
-            est, _ = mean_ci([r[0] for r in g])
-            ma, ca = mean_ci([r[2] for r in g])
-            mb, cb = mean_ci([r[3] for r in g])
-            print(f"| all {kind} decisions | {len(g)} | {est:+.3f} | | {ma:+.3f} ± {ca:.3f} | {mb:+.3f} ± {cb:.3f} |")
-    print()
+            print(line(f"all {kind} decisions", g))
+
+
+def chance_table(chances: list[dict], key: str) -> None:
     print("| chance someone held your count or less | decisions | mean predicted | how often someone did |")
     print("|---|---|---|---|")
     groups = {}
-    for p, h in chances:
-        groups.setdefault(bin_of(p, CHANCE_BINS), []).append((p, h))
+    for c in chances:
+        groups.setdefault(bin_of(c[key], CHANCE_BINS), []).append(c)
     for b in sorted(groups):
         g = groups[b]
-        pred = sum(p for p, _ in g) / len(g)
-        freq = sum(1 for _, h in g if h) / len(g)
+        pred = sum(c[key] for c in g) / len(g)
+        freq = sum(1 for c in g if c["happened"]) / len(g)
         ci = 1.96 * math.sqrt(max(freq * (1 - freq), 1e-9) / len(g))
-        print(f"| {label(CHANCE_BINS, b, pct=True)} | {len(g)} | {pred:.1%} | {freq:.1%} ± {ci:.1%} |")
+        print(f"| {label(CHANCE_BINS, b, pct=True)} | {len(g):,} | {pred:.1%} | {freq:.1%} ± {ci:.1%} |")
+
+
+def fit_cost(rows: list[dict]) -> tuple[float, float]:
+    """Least squares of the realised table cost on the raw (play-out) estimate: (a, b)."""
+    xs = [r["raw"] for r in rows]
+    ys = [r["table"] for r in rows]
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    return my - b * mx, b
+
+
+def fit_chance(chances: list[dict]) -> tuple[float, float]:
+    """Logistic recalibration (Platt): P = 1 / (1 + exp(-(a + b logit(raw)))), by Newton's method."""
+    from engine.review import _logit
+
+    xs = [_logit(c["raw"]) for c in chances]
+    ys = [1.0 if c["happened"] else 0.0 for c in chances]
+    a, b = 0.0, 1.0
+    for _ in range(50):
+        ga = gb = haa = hab = hbb = 0.0
+        for x, y in zip(xs, ys):
+            p = 1.0 / (1.0 + math.exp(-(a + b * x)))
+            w = p * (1 - p)
+            ga += y - p
+            gb += (y - p) * x
+            haa += w
+            hab += w * x
+            hbb += w * x * x
+        det = haa * hbb - hab * hab
+        if det <= 0:
+            break
+        da = (hbb * ga - hab * gb) / det
+        db = (haa * gb - hab * ga) / det
+        a, b = a + da, b + db
+        if abs(da) + abs(db) < 1e-9:
+            break
+    return a, b
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--players", default="2,3")
+    parser.add_argument("--noise", type=float, default=0.2)
+    parser.add_argument("--runs", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--preset", default="standard")
+    parser.add_argument("--diag", action="store_true", help="also play on with hard players without mistakes")
+    parser.add_argument("--dump", help="write the measured rows to this JSON file")
+    parser.add_argument("--fit", nargs="+", metavar="DUMP",
+                        help="fit the review's calibration (engine/review.py COST_MAP, CHANCE_MAP) from dumps")
+    args = parser.parse_args()
+    if args.fit:
+        rows, chances = [], []
+        for path in args.fit:
+            data = json.loads(Path(path).read_text())
+            rows += data["rows"]
+            chances += data["chances"]
+        for kind in ("start", "play"):
+            g = [r for r in rows if r["kind"] == kind]
+            a, b = fit_cost(g)
+            print(f"cost, {kind} ({len(g)} differences): realised = {a:+.4f} + {b:.4f} x raw")
+        a, b = fit_chance(chances)
+        print(f"chance ({len(chances)} decisions): logit = {a:+.4f} + {b:.4f} x logit(raw)")
+        return 0
+    rows, chances, meta = collect(args)
+    if args.dump:
+        Path(args.dump).write_text(json.dumps({"meta": meta, "rows": rows, "chances": chances}))
+    print(f"{meta['hands']} hands ({', '.join(map(str, meta['players']))} players alternating), preset {args.preset}, "
+          f"noisy hard at every seat (noise {args.noise}), seat 0 reviewed, seed {args.seed}; "
+          f"{meta['decisions']:,} decisions, {meta['same']:,} as the expert would have, {len(rows):,} differences; "
+          f"table runs per difference {args.runs}; CPU {meta['cpu']:.0f} s")
+    print()
+    print("Costs, binned by the review's estimate (calibrated):")
+    cost_table(rows, "cost", args.diag)
+    print()
+    print("Costs, binned by the raw play-out estimate (before calibration):")
+    cost_table(rows, "raw", args.diag)
+    print()
+    print("Drop chances, the review's (calibrated):")
+    chance_table(chances, "chance")
+    print()
+    print("Drop chances, the count model's (raw):")
+    chance_table(chances, "raw")
     return 0
 
 

@@ -215,10 +215,39 @@ def test_an_illegal_action_a_wrong_seat_a_computer_and_house_rules_are_refused_i
     assert str(caught.value) == (f"Seat 1 ({name}) was played by the computer: a review is of a person's own "
                                  "decisions.")
     house = Game.deal(Rules.preset("slap"), 2, 0, rng=random.Random(1)).record()
-    with pytest.raises(ReviewError, match="house rules"):
+    with pytest.raises(ReviewError) as caught:
         review(house, 0)
+    assert str(caught.value) == (
+        "Reviews cover the rules of RULES.md sections 1-8: under this hand's house rules (section 9) the expert "
+        "has no look-ahead of its own (it plays as the hard player does), so there is no expert advice to price.")
+    naturals = {**record, "side_bets": {"naturals": {"seats": [0, 1], "stake": 1, "pot_in": 0}}}
+    Game.from_record(naturals)  # a record that replays
+    with pytest.raises(ReviewError, match=r"^This hand had the naturals side bet \(RULES\.md section 10\): "):
+        review(naturals, 0)
     for e in (ReviewError,):
         assert issubclass(e, ValueError)
+
+
+def test_a_hand_with_the_high_card_side_bet_is_reviewed_on_its_own_payments():
+    from engine.players.expert import ExpertPlayer
+    from engine.players.hard import Estimate
+    from engine.players.memory import Memory
+
+    record, plain = record_with_differences(2, need=1)
+    game = Game.from_record(record)
+    suit = Game.from_record({**record, "actions": []}).hands[1][0].suit.value  # a suit seat 1 holds
+    bet = {"high_card": {"suit": suit, "seats": [0, 1], "stake": 1, "pot_in": 0}}
+    betting = {**record, "side_bets": bet}
+    rv = review(betting, 0, seed=0, **QUICK)
+    assert rv.result["payments"] == game.result()["payments"] and "side_payments" in rv.result
+    assert rv.decisions and rv.note.startswith("The high card side pot was settled at the deal")
+    assert rv.note in rv.text() and rv.note not in plain.text() and rv.to_json()["note"] == rv.note
+    # the card seat 1 showed is public: every sampled deal keeps it in seat 1's hand while it holds it
+    shown = Game.from_record(betting).side_cards[1]
+    view = next(decision_points(betting, 0))[0]
+    assert shown is not None and view.side_cards[1] == shown
+    estimate = Estimate(ExpertPlayer(0), view, Memory(view))
+    assert all(shown in hands[1] for hands, _ in estimate.sample_hands(20))
 
 
 def test_a_hand_before_the_seats_first_turn_has_nothing_to_review():
