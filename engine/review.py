@@ -83,10 +83,10 @@ SURE = 0.99  # a non-drop this sure to be caught is summed up in one line of the
 # Calibration (docs/BENCHMARKS.md, scripts/review_calibration.py --fit): what a difference
 # really cost in self-play, against the play-out estimate, by kind of decision:
 # cost = a + b x play-out estimate (its error scaled by b).
-COST_MAP = {"start": (0.0, 1.0), "play": (0.0, 1.0)}
+COST_MAP = {"start": (0.140, 0.552), "play": (0.176, 0.515)}
 # ... and how often someone really held the seat's count or less against the count model's
-# chance: logit(chance) = a + b x logit(model's chance).
-CHANCE_MAP = (0.0, 1.0)
+# chance: logit(chance) = a + b x logit(model's chance) + c (at 3 or more players).
+CHANCE_MAP = (-0.637, 1.065, -0.004)
 
 
 class ReviewError(ValueError):
@@ -484,10 +484,10 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
     low = raw_low = None
     if drop_allowed:
         raw_low = low_chance(view, memory, estimate, deals)
-        low = calibrated_chance(raw_low)
+        low = calibrated_chance(raw_low, len(view.players))
     kind = "start" if start else "play"
     raw_cost, raw_error = cost, error
-    if not same:
+    if not same and raw_error > 0:  # (choices that paid the same on every deal stay as they are)
         a, b = COST_MAP[kind]
         cost, error = a + b * raw_cost, b * raw_error
     did_text = describe(did, view)
@@ -502,13 +502,14 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def calibrated_chance(p: float) -> float:
+def calibrated_chance(p: float, players: int) -> float:
     """The count model's chance that someone held the seat's count or less, recalibrated
-    against how often someone really did (CHANCE_MAP); a sure 0 or 1 stays sure."""
+    against how often someone really did (CHANCE_MAP; 4 players as 3, which was measured);
+    a sure 0 or 1 stays sure."""
     if p <= 0.0 or p >= 1.0:
         return p
-    a, b = CHANCE_MAP
-    return 1.0 / (1.0 + math.exp(-(a + b * _logit(p))))
+    a, b, c = CHANCE_MAP
+    return 1.0 / (1.0 + math.exp(-(a + b * _logit(p) + (c if players >= 3 else 0.0))))
 
 
 def low_chance(view: SeatView, memory, estimate, deals=None) -> float:

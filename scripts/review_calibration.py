@@ -200,7 +200,10 @@ def chance_table(chances: list[dict], key: str) -> None:
 
 
 def fit_cost(rows: list[dict]) -> tuple[float, float]:
-    """Least squares of the realised table cost on the raw (play-out) estimate: (a, b)."""
+    """Least squares of the realised table cost on the raw (play-out) estimate: (a, b).
+    Differences that paid the same on every sampled deal (standard error 0: two equal
+    cards, say) are left out: the review keeps those at their estimate."""
+    rows = [r for r in rows if r["raw_error"] > 0]
     xs = [r["raw"] for r in rows]
     ys = [r["table"] for r in rows]
     n = len(xs)
@@ -210,32 +213,46 @@ def fit_cost(rows: list[dict]) -> tuple[float, float]:
     return my - b * mx, b
 
 
-def fit_chance(chances: list[dict]) -> tuple[float, float]:
-    """Logistic recalibration (Platt): P = 1 / (1 + exp(-(a + b logit(raw)))), by Newton's method."""
+def fit_chance(chances: list[dict]) -> tuple[float, float, float]:
+    """Logistic recalibration (Platt, with the table size): logit P = a + b logit(raw) + c x
+    (1 at 3 or more players, else 0), by Newton's method on the log loss."""
     from engine.review import _logit
 
-    xs = [_logit(c["raw"]) for c in chances]
-    ys = [1.0 if c["happened"] else 0.0 for c in chances]
-    a, b = 0.0, 1.0
-    for _ in range(50):
-        ga = gb = haa = hab = hbb = 0.0
+    xs = [(1.0, _logit(c["raw"]), 1.0 if c["players"] >= 3 else 0.0) for c in chances
+          if 0.0 < c["raw"] < 1.0]  # a sure 0 or 1 stays as it is
+    ys = [1.0 if c["happened"] else 0.0 for c in chances if 0.0 < c["raw"] < 1.0]
+    w = [0.0, 1.0, 0.0]
+    for _ in range(100):
+        g = [0.0] * 3
+        h = [[0.0] * 3 for _ in range(3)]
         for x, y in zip(xs, ys):
-            p = 1.0 / (1.0 + math.exp(-(a + b * x)))
-            w = p * (1 - p)
-            ga += y - p
-            gb += (y - p) * x
-            haa += w
-            hab += w * x
-            hbb += w * x * x
-        det = haa * hbb - hab * hab
-        if det <= 0:
+            p = 1.0 / (1.0 + math.exp(-sum(wi * xi for wi, xi in zip(w, x))))
+            for i in range(3):
+                g[i] += (y - p) * x[i]
+                for k in range(3):
+                    h[i][k] += p * (1 - p) * x[i] * x[k]
+        step = _solve(h, g)
+        w = [wi + si for wi, si in zip(w, step)]
+        if sum(abs(si) for si in step) < 1e-10:
             break
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
-        a, b = a + da, b + db
-        if abs(da) + abs(db) < 1e-9:
-            break
-    return a, b
+    return tuple(w)
+
+
+def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+    """Gaussian elimination for a small system a x = b."""
+    n = len(b)
+    m = [row[:] + [v] for row, v in zip(a, b)]
+    for i in range(n):
+        piv = max(range(i, n), key=lambda r: abs(m[r][i]))
+        m[i], m[piv] = m[piv], m[i]
+        for r in range(i + 1, n):
+            f = m[r][i] / m[i][i]
+            for k in range(i, n + 1):
+                m[r][k] -= f * m[i][k]
+    x = [0.0] * n
+    for i in range(n - 1, -1, -1):
+        x[i] = (m[i][n] - sum(m[i][k] * x[k] for k in range(i + 1, n))) / m[i][i]
+    return x
 
 
 def main() -> int:
@@ -258,11 +275,11 @@ def main() -> int:
             rows += data["rows"]
             chances += data["chances"]
         for kind in ("start", "play"):
-            g = [r for r in rows if r["kind"] == kind]
+            g = [r for r in rows if r["kind"] == kind and r["raw_error"] > 0]
             a, b = fit_cost(g)
             print(f"cost, {kind} ({len(g)} differences): realised = {a:+.4f} + {b:.4f} x raw")
-        a, b = fit_chance(chances)
-        print(f"chance ({len(chances)} decisions): logit = {a:+.4f} + {b:.4f} x logit(raw)")
+        a, b, c = fit_chance(chances)
+        print(f"chance ({len(chances)} decisions): logit = {a:+.4f} + {b:.4f} x logit(raw) {c:+.4f} x (3+ players)")
         return 0
     rows, chances, meta = collect(args)
     if args.dump:
