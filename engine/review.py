@@ -38,7 +38,19 @@ random numbers): at a play decision the expert's plan for the rest of the turn a
 the player's one action followed by the seat's planner for the rest of that turn (the
 turn after a start decision likewise), then every seat by the expert's quick play-out
 policy (expert.Rollout). Its uncertainty is the standard error of that mean
-difference. In stakes (push-ups under push-ups scoring). A cost below zero means the
+difference. In stakes (push-ups under push-ups scoring).
+
+**Calibrated to the table.** That play-out estimate (kept as `raw_cost`) prices the
+difference as if everyone played on by the play-out policy; measured against the hand
+played on by the table's own players (scripts/review_calibration.py: noisy hard at every
+seat, and hard without mistakes), large differences lost about half of it, and
+differences priced near 0 still lost about 0.15 (the expert's choice was still the better
+one): the policy plays on more sharply than real players, whose later play blurs what a
+decision changed. The play-out estimate is calibrated against play-outs on the real hidden
+cards (its sampling of them is right); so the text's cost is `a + b x` the play-out
+estimate (`COST_MAP`, by kind of decision, fitted on 1,600 self-play hands and checked on
+600 others: docs/BENCHMARKS.md), its error `b x` the play-out's. Two choices that paid the same
+on every sampled deal (two cards of one value) stay at their estimate. A cost below zero means the
 player's choice did better than the expert's on these deals: within noise, the expert
 has no better advice. When the choices are the same the cost is 0 and nothing is played.
 At a start where a drop was allowed the deals lean the hidden cards less to low values
@@ -47,7 +59,11 @@ At a start where a drop was allowed the deals lean the hidden cards less to low 
 **The chance that someone held your count or less** (drop and non-drop decisions): from
 expert's learned model of each opponent's count (`countmodel`), where it applies
 (standard caught pays, stakes, 52 cards, 5-card hands); elsewhere the share of sampled
-deals in which some other seat's count was at most the seat's.
+deals in which some other seat's count was at most the seat's. The model was learned from
+hard and normal players' self-play; at the reviewed seat's starts it reads the others'
+counts 1-2.5 points low (more against players who make mistakes), so its chance is high
+by 6-14 points in the middle. The text's chance is recalibrated (Platt: `CHANCE_MAP`,
+`raw_chance` keeps the model's), fitted and checked like the costs.
 
 **Cards named in the text**: only cards the seat had seen by the time of the decision
 described (its hand, drawn cards, the table, the discards). The showdown's cards are not
@@ -83,10 +99,10 @@ SURE = 0.99  # a non-drop this sure to be caught is summed up in one line of the
 # Calibration (docs/BENCHMARKS.md, scripts/review_calibration.py --fit): what a difference
 # really cost in self-play, against the play-out estimate, by kind of decision:
 # cost = a + b x play-out estimate (its error scaled by b).
-COST_MAP = {"start": (0.140, 0.552), "play": (0.176, 0.515)}
+COST_MAP = {"start": (0.149, 0.515), "play": (0.139, 0.435)}
 # ... and how often someone really held the seat's count or less against the count model's
 # chance: logit(chance) = a + b x logit(model's chance) + c (at 3 or more players).
-CHANCE_MAP = (-0.637, 1.065, -0.004)
+CHANCE_MAP = (-0.637, 0.993, 0.134)
 
 
 class ReviewError(ValueError):
@@ -240,8 +256,8 @@ class Review:
         if self.note:
             tail.append(self.note)
         tail.append(f"Estimates use only what you could see at each decision: the hidden cards are sampled "
-                    f"({self.samples} deals for each difference), never read. A cost assumes good play after "
-                    f"the decision.")
+                    f"({self.samples} deals for each difference), never read. Costs and chances are scaled to "
+                    f"what such decisions really cost, and how often someone really held the count, in self-play.")
         return _fit(lines, items, tail, limit)
 
     def _title(self) -> str:

@@ -17,13 +17,20 @@ cards (which the review never read):
   hand goes on as it was being played, so it also checks the play-out's stand-in for
   the players.
 
-It prints both against the estimate by bins of estimated cost (means with 95% intervals)
-and, for the drop / non-drop decisions, the review's chance that someone held the seat's
-count or less against how often someone really did.
+It prints both against the review's estimate (calibrated: engine/review.py COST_MAP) and
+against the raw play-out estimate, by bins, with 95% intervals; `--diag` adds a third
+realised column, the hand played on by hard players without mistakes. For the drop /
+non-drop decisions it prints the review's chance that someone held the seat's count or
+less (calibrated: CHANCE_MAP) and the count model's, against how often someone really did.
 
-    python scripts/review_calibration.py [--hands 700] [--players 2,3] [--noise 0.2] [--runs 4] [--seed 1]
+    python scripts/review_calibration.py [--hands 400] [--players 2,3] [--noise 0.2] [--runs 4] [--seed 1]
+    python scripts/review_calibration.py --hands 800 --seed 2 --diag --dump train.json   # rows for a fit
+    python scripts/review_calibration.py --fit train.json      # COST_MAP and CHANCE_MAP from dumps
+    python scripts/review_calibration.py --counts --hands 300  # the count model's counts against the real ones
 
-(the defaults take about 8 minutes of CPU on the project machine; progress on standard error)
+The shipped maps were fitted on seeds 1 and 2 (800 hands each) and checked on seed 3 (600 hands;
+docs/BENCHMARKS.md); about
+0.6-1 s of CPU a hand.
 """
 
 from __future__ import annotations
@@ -255,6 +262,39 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return x
 
 
+def count_bias(args) -> None:
+    """Why the count model's chances read high: at the reviewed seat's drop-allowed starts,
+    each opponent's mean count by the model against its real count, by the turns it had played."""
+    from engine.actions import DROP
+    from engine.players import countmodel
+    from engine.review import decision_points
+
+    rules = Rules.preset(args.preset)
+    sizes = [int(x) for x in args.players.split(",")]
+    groups: dict[int, list] = {}
+    for i in range(args.hands):
+        n = sizes[i % len(sizes)]
+        record = play_record(rules, n, args.seed * 1_000_000 + i, noise=args.noise)
+        for view, _, index, _ in decision_points(record, 0):
+            if view.phase != "start" or DROP not in view.legal_actions:
+                continue
+            memory = Memory(view)
+            game = position(record, index)
+            for j, p in countmodel.opponent_counts(view, memory).items():
+                groups.setdefault(min(memory.turns[j], 6), []).append(
+                    (sum(c * q for c, q in enumerate(p)), count(game.hands[j]), sum(p[: view.count + 1]),
+                     count(game.hands[j]) <= view.count))
+    print(f"{args.hands} hands, noise {args.noise}, seed {args.seed}: each opponent at seat 0's drop-allowed starts")
+    print("| opponent's turns played | opponents | mean count, model | mean count, real | "
+          "P(count <= seat's), model | how often |")
+    print("|---|---|---|---|---|---|")
+    for k in sorted(groups):
+        g = groups[k]
+        cells = [sum(r[i] for r in g) / len(g) for i in range(4)]
+        print(f"| {k}{'+' if k == 6 else ''} | {len(g):,} | {cells[0]:.1f} | {cells[1]:.1f} | {cells[2]:.1%} | "
+              f"{cells[3]:.1%} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=400)
@@ -265,6 +305,8 @@ def main() -> int:
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--diag", action="store_true", help="also play on with hard players without mistakes")
     parser.add_argument("--dump", help="write the measured rows to this JSON file")
+    parser.add_argument("--counts", action="store_true",
+                        help="only compare the count model's opponent counts with the real ones (no reviews)")
     parser.add_argument("--fit", nargs="+", metavar="DUMP",
                         help="fit the review's calibration (engine/review.py COST_MAP, CHANCE_MAP) from dumps")
     args = parser.parse_args()
@@ -280,6 +322,9 @@ def main() -> int:
             print(f"cost, {kind} ({len(g)} differences): realised = {a:+.4f} + {b:.4f} x raw")
         a, b, c = fit_chance(chances)
         print(f"chance ({len(chances)} decisions): logit = {a:+.4f} + {b:.4f} x logit(raw) {c:+.4f} x (3+ players)")
+        return 0
+    if args.counts:
+        count_bias(args)
         return 0
     rows, chances, meta = collect(args)
     if args.dump:

@@ -341,3 +341,26 @@ def test_a_review_crosses_a_process_boundary_intact():
     _, rv = record_with_differences(2, need=1)
     back = pickle.loads(pickle.dumps(rv))
     assert back == rv and back.text() == rv.text() and back.to_json() == rv.to_json()
+
+
+def test_costs_and_chances_are_the_calibrated_play_out_figures():
+    """The text's cost is the play-out estimate mapped to what such differences lost at the table
+    (COST_MAP), its error scaled alike; the drop chance is the count model's, recalibrated
+    (CHANCE_MAP: lower in the middle, where the model read 6-14 points high), a sure one kept."""
+    from engine.review import CHANCE_MAP, COST_MAP, calibrated_chance
+
+    _, rv = record_with_differences(3, need=2)
+    for d in rv.decisions:
+        if d.same:
+            assert d.cost == d.raw_cost == 0
+        elif d.raw_error > 0:
+            a, b = COST_MAP[d.kind]
+            assert 0 < b < 1 and d.cost == pytest.approx(a + b * d.raw_cost) and d.error == pytest.approx(b * d.raw_error)
+        if d.low_chance is not None:
+            assert d.low_chance == calibrated_chance(d.raw_chance, 3)
+    assert CHANCE_MAP[0] < 0
+    for players in (2, 3, 4):
+        assert calibrated_chance(0.0, players) == 0.0 and calibrated_chance(1.0, players) == 1.0
+        assert 0.4 < calibrated_chance(0.63, players) < 0.56 and 0.65 < calibrated_chance(0.83, players) < 0.78
+        xs = [calibrated_chance(p / 20, players) for p in range(1, 20)]
+        assert xs == sorted(xs)
