@@ -48,8 +48,8 @@ differences priced near 0 still lost about 0.15 (the expert's choice was still t
 one): the policy plays on more sharply than real players, whose later play blurs what a
 decision changed. The play-out estimate is calibrated against play-outs on the real hidden
 cards (its sampling of them is right); so the text's cost is `a + b x` the play-out
-estimate (`COST_MAP`, by kind of decision, fitted on 1,600 self-play hands and checked on
-600 others: docs/BENCHMARKS.md), its error `b x` the play-out's. Two choices that paid the same
+estimate (`COST_MAP`, by kind of decision, fitted on 2,200 self-play hands of three seeds,
+each seed checked against the maps fitted on the other two: docs/BENCHMARKS.md), its error `b x` the play-out's. Two choices that paid the same
 on every sampled deal (two cards of one value) stay at their estimate. A cost below zero means the
 player's choice did better than the expert's on these deals: within noise, the expert
 has no better advice. When the choices are the same the cost is 0 and nothing is played.
@@ -62,8 +62,8 @@ expert's learned model of each opponent's count (`countmodel`), where it applies
 deals in which some other seat's count was at most the seat's. The model was learned from
 hard and normal players' self-play; at the reviewed seat's starts it reads the others'
 counts 1-2.5 points low (more against players who make mistakes), so its chance is high
-by 6-14 points in the middle. The text's chance is recalibrated (Platt: `CHANCE_MAP`,
-`raw_chance` keeps the model's), fitted and checked like the costs.
+by 6-14 points in the middle. The text's chance is recalibrated (Platt, with a term for 3 or more players:
+`CHANCE_MAP`; `raw_chance` keeps the model's), fitted and checked like the costs.
 
 **Cards named in the text**: only cards the seat had seen by the time of the decision
 described (its hand, drawn cards, the table, the discards). The showdown's cards are not
@@ -99,10 +99,10 @@ SURE = 0.99  # a non-drop this sure to be caught is summed up in one line of the
 # Calibration (docs/BENCHMARKS.md, scripts/review_calibration.py --fit): what a difference
 # really cost in self-play, against the play-out estimate, by kind of decision:
 # cost = a + b x play-out estimate (its error scaled by b).
-COST_MAP = {"start": (0.149, 0.515), "play": (0.139, 0.435)}
+COST_MAP = {"start": (0.144, 0.530), "play": (0.123, 0.380)}
 # ... and how often someone really held the seat's count or less against the count model's
 # chance: logit(chance) = a + b x logit(model's chance) + c (at 3 or more players).
-CHANCE_MAP = (-0.637, 0.993, 0.134)
+CHANCE_MAP = (-0.629, 0.979, 0.152)
 
 
 class ReviewError(ValueError):

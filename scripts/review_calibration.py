@@ -24,13 +24,14 @@ non-drop decisions it prints the review's chance that someone held the seat's co
 less (calibrated: CHANCE_MAP) and the count model's, against how often someone really did.
 
     python scripts/review_calibration.py [--hands 400] [--players 2,3] [--noise 0.2] [--runs 4] [--seed 1]
-    python scripts/review_calibration.py --hands 800 --seed 2 --diag --dump train.json   # rows for a fit
-    python scripts/review_calibration.py --fit train.json      # COST_MAP and CHANCE_MAP from dumps
+    python scripts/review_calibration.py --hands 800 --seed 2 --diag --dump s2.json   # rows for a fit
+    python scripts/review_calibration.py --fit s1.json s2.json s3.json   # COST_MAP and CHANCE_MAP from dumps
+    python scripts/review_calibration.py --cv s1.json s2.json s3.json    # each dump against the others' maps
     python scripts/review_calibration.py --counts --hands 300  # the count model's counts against the real ones
 
-The shipped maps were fitted on seeds 1 and 2 (800 hands each) and checked on seed 3 (600 hands;
-docs/BENCHMARKS.md); about
-0.6-1 s of CPU a hand.
+The shipped maps were fitted on seeds 1 and 2 (800 hands each) and 3 (600 hands), each
+seed checked against the maps of the other two (docs/BENCHMARKS.md); about 0.6-1 s of
+CPU a hand.
 """
 
 from __future__ import annotations
@@ -295,6 +296,47 @@ def count_bias(args) -> None:
               f"{cells[3]:.1%} |")
 
 
+def apply_maps(rows, chances, cost_map, chance_map):
+    """The review's calibrated figures for dumped rows, under other maps (as engine/review.py applies them)."""
+    from engine.review import _logit
+
+    out_rows = []
+    for r in rows:
+        a, b = cost_map[r["kind"]]
+        cost, error = (a + b * r["raw"], b * r["raw_error"]) if r["raw_error"] > 0 else (r["raw"], r["raw_error"])
+        out_rows.append({**r, "cost": cost, "error": error})
+    out_chances = []
+    for c in chances:
+        p = c["raw"]
+        if 0.0 < p < 1.0:
+            a, b, k = chance_map
+            p = 1.0 / (1.0 + math.exp(-(a + b * _logit(p) + (k if c["players"] >= 3 else 0.0))))
+        out_chances.append({**c, "chance": p})
+    return out_rows, out_chances
+
+
+def cross_validate(paths) -> None:
+    dumps = [json.loads(Path(p).read_text()) for p in paths]
+    rows, chances = [], []
+    for i, held in enumerate(dumps):
+        train_rows = [r for j, d in enumerate(dumps) if j != i for r in d["rows"]]
+        train_chances = [c for j, d in enumerate(dumps) if j != i for c in d["chances"]]
+        cost_map = {k: fit_cost([r for r in train_rows if r["kind"] == k]) for k in ("start", "play")}
+        chance_map = fit_chance(train_chances)
+        print(f"held out {paths[i]} (seed {held['meta']['seed']}, {held['meta']['hands']} hands): maps fitted on the "
+              f"others: start {cost_map['start'][0]:+.3f} + {cost_map['start'][1]:.3f} x, play "
+              f"{cost_map['play'][0]:+.3f} + {cost_map['play'][1]:.3f} x; chance {chance_map[0]:+.3f}, "
+              f"{chance_map[1]:.3f}, {chance_map[2]:+.3f}")
+        r, c = apply_maps(held["rows"], held["chances"], cost_map, chance_map)
+        rows += r
+        chances += c
+    print()
+    print(f"Every hand held out ({sum(d['meta']['hands'] for d in dumps):,} hands, {len(rows):,} differences):")
+    cost_table(rows, "cost", False)
+    print()
+    chance_table(chances, "chance")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--hands", type=int, default=400)
@@ -307,9 +349,14 @@ def main() -> int:
     parser.add_argument("--dump", help="write the measured rows to this JSON file")
     parser.add_argument("--counts", action="store_true",
                         help="only compare the count model's opponent counts with the real ones (no reviews)")
+    parser.add_argument("--cv", nargs="+", metavar="DUMP",
+                        help="cross-validate the maps: each dump against maps fitted on the others")
     parser.add_argument("--fit", nargs="+", metavar="DUMP",
                         help="fit the review's calibration (engine/review.py COST_MAP, CHANCE_MAP) from dumps")
     args = parser.parse_args()
+    if args.cv:
+        cross_validate(args.cv)
+        return 0
     if args.fit:
         rows, chances = [], []
         for path in args.fit:
