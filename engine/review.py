@@ -46,24 +46,27 @@ played on by the table's own players (scripts/review_calibration.py: noisy hard 
 seat, and hard without mistakes), large differences lost about half of it, and
 differences priced near 0 still lost about 0.15 (the expert's choice was still the better
 one): the policy plays on more sharply than real players, whose later play blurs what a
-decision changed. The play-out estimate is calibrated against play-outs on the real hidden
-cards (its sampling of them is right); so the text's cost is `a + b x` the play-out
-estimate (`COST_MAP`, by kind of decision, fitted on 2,200 self-play hands of three seeds,
-each seed checked against the maps fitted on the other two: docs/BENCHMARKS.md), its error `b x` the play-out's. Two choices that paid the same
-on every sampled deal (two cards of one value) stay at their estimate. A cost below zero means the
-player's choice did better than the expert's on these deals: within noise, the expert
-has no better advice. When the choices are the same the cost is 0 and nothing is played.
-At a start where a drop was allowed the deals lean the hidden cards less to low values
-(`ExpertPlayer.drop_lean`: hard's own lean makes a drop look lost too often there).
+decision changed. The play-out estimate is calibrated against play-outs on the real
+hidden cards (its sampling of them is right); so the text's cost is `a + b x` the
+play-out estimate (`COST_MAP`, by kind of decision, fitted on 2,200 self-play hands of
+three seeds, each seed checked against the maps fitted on the other two:
+docs/BENCHMARKS.md), its error `b x` the play-out's. Two choices that paid the same on
+every sampled deal (two cards of one value) stay at their estimate. A cost below zero
+means the player's choice did better than the expert's on these deals: within noise, the
+expert has no better advice. When the choices are the same the cost is 0 and nothing is
+played. At a start where a drop was allowed the deals lean the hidden cards less to low
+values (`ExpertPlayer.drop_lean`: hard's own lean makes a drop look lost too often there).
 
 **The chance that someone held your count or less** (drop and non-drop decisions): from
 expert's learned model of each opponent's count (`countmodel`), where it applies
 (standard caught pays, stakes, 52 cards, 5-card hands); elsewhere the share of sampled
-deals in which some other seat's count was at most the seat's. The model was learned from
-hard and normal players' self-play; at the reviewed seat's starts it reads the others'
-counts 1-2.5 points low (more against players who make mistakes), so its chance is high
-by 6-14 points in the middle. The text's chance is recalibrated (Platt, with a term for 3 or more players:
-`CHANCE_MAP`; `raw_chance` keeps the model's), fitted and checked like the costs.
+deals in which some other seat's count was at most the seat's. The model was learned
+from hard and normal players' self-play; at the reviewed seat's starts it reads the
+others' counts 1-2.5 points low (more against players who make mistakes), so its chance
+was high by 6-15 points in the middle. The text's chance is recalibrated (Platt, with a
+term for 3 or more players: `CHANCE_MAP`; `raw_chance` keeps the model's), fitted and
+checked like the costs; the sampled deals' share (where the model does not apply) is not.
+Both maps were fitted in standard play at 2 and 3 players (docs/BENCHMARKS.md).
 
 **Cards named in the text**: only cards the seat had seen by the time of the decision
 described (its hand, drawn cards, the table, the discards). The showdown's cards are not
@@ -499,8 +502,11 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
         error = math.sqrt(var / used)
     low = raw_low = None
     if drop_allowed:
+        from .players import countmodel
+
         raw_low = low_chance(view, memory, estimate, deals)
-        low = calibrated_chance(raw_low, len(view.players))
+        # (the map was fitted on the count model's chances; the sampled deals' share elsewhere stays)
+        low = calibrated_chance(raw_low, len(view.players)) if countmodel.applies(view.rules) else raw_low
     kind = "start" if start else "play"
     raw_cost, raw_error = cost, error
     if not same and raw_error > 0:  # (choices that paid the same on every deal stay as they are)
