@@ -8,12 +8,14 @@ rv.text()                                    # plain text, at most 4096 characte
 rv.to_json()                                 # the same as data
 ```
 
-**Decisions.** A seat's hand is cut into its decisions: at the start of each of its turns
-the choice between drop, draw and take (a drop, or a decision not to drop, whenever a drop
-was allowed), and after the draw or take the rest of the turn as one plan (every spread,
-hit and the discard; they are weighed together because each lay changes what the next
-one is worth). A start with one legal action (a stock-out call with nothing to take) is
-no choice and is not listed.
+**Decisions.** Every action of the seat where it had a choice is a decision of its own:
+at the start of each of its turns the choice between drop, draw and take (a drop, or a
+decision not to drop, whenever a drop was allowed), and after the draw or take each
+spread, each hit and the discard, each from the seat's view at that moment (after the
+lays before it in the turn). At a play decision the expert plans the rest of the turn
+from that view; a lay agrees with it when its plan makes that lay at some point of the
+turn (the order of a turn's lays rarely matters), a discard when the plan is that
+discard alone. An action with one legal choice is no decision and is not listed.
 
 **Honest to what the seat saw.** Each decision is worked out from the seat's `SeatView` at
 that moment alone (its hand, the table, the public history): the hand is replayed from
@@ -32,25 +34,51 @@ with a fixed search budget (`search` deals, no CPU-time cap, so the same for a s
 expert chose on: that would flatter its choice), of the payment the seat gets playing the
 expert's choice minus the payment playing what it did, each played to the end of the hand
 in a real engine `Game` on the same deal and with the same play-out randomness (common
-random numbers): the seat's own turn by its plan, then every seat by the expert's quick
-play-out policy (expert.Rollout). Its uncertainty is the standard error of that mean
-difference. In stakes (push-ups under push-ups scoring). A cost below zero means the
-player's choice did better than the expert's on these deals: within noise, the expert
-has no better advice. When the choices are the same the cost is 0 and nothing is played.
-At a start where a drop was allowed the deals lean the hidden cards less to low values
-(`ExpertPlayer.drop_lean`: hard's own lean makes a drop look lost too often there).
+random numbers): at a play decision the expert's plan for the rest of the turn against
+the player's one action followed by the seat's planner for the rest of that turn (the
+turn after a start decision likewise), then every seat by the expert's quick play-out
+policy (expert.Rollout). Its uncertainty is the standard error of that mean
+difference. In stakes (push-ups under push-ups scoring).
+
+**Calibrated to the table.** That play-out estimate (kept as `raw_cost`) prices the
+difference as if everyone played on by the play-out policy; measured against the hand
+played on by the table's own players (scripts/review_calibration.py: noisy hard at every
+seat, and hard without mistakes), large differences lost about half of it, and
+differences priced near 0 still lost about 0.15 (the expert's choice was still the better
+one): the policy plays on more sharply than real players, whose later play blurs what a
+decision changed. The play-out estimate is calibrated against play-outs on the real
+hidden cards (its sampling of them is right); so the text's cost is `a + b x` the
+play-out estimate (`COST_MAP`, by kind of decision, fitted on 2,200 self-play hands of
+three seeds, each seed checked against the maps fitted on the other two:
+docs/BENCHMARKS.md), its error `b x` the play-out's. Two choices that paid the same on
+every sampled deal (two cards of one value) stay at their estimate. A cost below zero
+means the player's choice did better than the expert's on these deals: within noise, the
+expert has no better advice. When the choices are the same the cost is 0 and nothing is
+played. At a start where a drop was allowed the deals lean the hidden cards less to low
+values (`ExpertPlayer.drop_lean`: hard's own lean makes a drop look lost too often there).
 
 **The chance that someone held your count or less** (drop and non-drop decisions): from
 expert's learned model of each opponent's count (`countmodel`), where it applies
 (standard caught pays, stakes, 52 cards, 5-card hands); elsewhere the share of sampled
-deals in which some other seat's count was at most the seat's.
+deals in which some other seat's count was at most the seat's. The model was learned
+from hard and normal players' self-play; at the reviewed seat's starts it reads the
+others' counts 1-2.5 points low (more against players who make mistakes), so its chance
+was high by 6-15 points in the middle. The text's chance is recalibrated (Platt, with a
+term for 3 or more players: `CHANCE_MAP`; `raw_chance` keeps the model's), fitted and
+checked like the costs; the sampled deals' share (where the model does not apply) is not.
+Both maps were fitted in standard play at 2 and 3 players (docs/BENCHMARKS.md).
 
 **Cards named in the text**: only cards the seat had seen by the time of the decision
 described (its hand, drawn cards, the table, the discards). The showdown's cards are not
 named (even though the seat saw them at the end).
 
-Not covered: house rules of RULES.md section 9 and side bets (the expert plays them as
-hard and its play-outs know only sections 1-8): `review` refuses them with one line.
+Not covered: the house rules of RULES.md section 9. Under them `ExpertPlayer` does not
+search (its play-outs' quick policy knows sections 1-8 only): it plays as hard does, so
+there is no expert advice to price, and `review` refuses them in one line that says so;
+likewise the naturals side bet (section 10), whose pot for a natural book the look-ahead
+does not know. The high card side bet is reviewed: its pot is settled at the deal and no
+decision changes it (the shown cards are public, and the sampled deals keep them in
+their holders' hands); the costs are the hand's own payments, and the text says so.
 Slaps are not decisions here. The review is pure Python, holds no global state but a
 read-only model table, and may run in a thread or a process.
 """
@@ -71,6 +99,13 @@ MAX_TEXT = 4096  # a Discord embed's description
 DEFAULT_SAMPLES = 96  # evaluation deals per decision that differs from the expert's choice
 DEFAULT_SEARCH = 24  # the expert's own deals per decision (its strength was measured at 16: docs/BENCHMARKS.md)
 SURE = 0.99  # a non-drop this sure to be caught is summed up in one line of the text
+# Calibration (docs/BENCHMARKS.md, scripts/review_calibration.py --fit): what a difference
+# really cost in self-play, against the play-out estimate, by kind of decision:
+# cost = a + b x play-out estimate (its error scaled by b).
+COST_MAP = {"start": (0.144, 0.530), "play": (0.123, 0.380)}
+# ... and how often someone really held the seat's count or less against the count model's
+# chance: logit(chance) = a + b x logit(model's chance) + c (at 3 or more players).
+CHANCE_MAP = (-0.629, 0.979, 0.152)
 
 
 class ReviewError(ValueError):
@@ -94,6 +129,17 @@ class Decision:
     did_text: str
     expert_text: str
     hand: tuple[Card, ...] = field(default=(), repr=False)  # the seat's hand when it decided
+    step: int = 0  # 0: the start of the turn; 1: right after the draw or take; 2: after one lay; ...
+    raw_cost: float = 0.0  # the play-out estimate before calibration (COST_MAP)
+    raw_error: float = 0.0
+    raw_chance: float | None = None  # the count model's chance before calibration (CHANCE_MAP)
+
+    @property
+    def when(self) -> str:
+        """Where in its turn the decision was, in words."""
+        if self.kind == "start":
+            return "start"
+        return "after the draw" if self.step <= 1 else f"after the draw, play {self.step}"
 
     def to_json(self) -> dict:
         return {
@@ -112,6 +158,10 @@ class Decision:
             "did_text": self.did_text,
             "expert_text": self.expert_text,
             "hand": [c.code for c in self.hand],
+            "step": self.step,
+            "raw_cost": round(self.raw_cost, 4),
+            "raw_error": round(self.raw_error, 4),
+            "raw_chance": None if self.raw_chance is None else round(self.raw_chance, 4),
         }
 
 
@@ -127,6 +177,7 @@ class Review:
     search: int
     seed: int
     cpu_seconds: float = field(default=0.0, compare=False)
+    note: str = ""  # a line about the hand's side bets, when it had some
 
     @property
     def differences(self) -> list[Decision]:
@@ -151,6 +202,7 @@ class Review:
             "seed": self.seed,
             "total_cost": round(total, 4),
             "total_error": round(error, 4),
+            "note": self.note,
             "decisions": [d.to_json() for d in self.decisions],
         }
 
@@ -179,7 +231,7 @@ class Review:
                           f"{_pct(d.low_chance)}.")
             verdict = f"Cost about {_num(d.cost)} ± {_num(d.error)} {unit}." if d.cost > 0 else (
                 f"No clear cost ({_num(d.cost)} ± {_num(d.error)} {unit}): your choice did as well on the sampled deals.")
-            items.append(f"{i}. Turn {d.turn}, {'start' if d.kind == 'start' else 'after the draw'} "
+            items.append(f"{i}. Turn {d.turn}, {d.when} "
                          f"(count {d.count}): you {d.did_text}; the expert would have {d.expert_text}. "
                          f"{verdict}{chance}")
         same = [d for d in sorted(self.decisions, key=lambda d: d.index) if d.same]
@@ -188,8 +240,11 @@ class Review:
             if items:
                 tail.append("")
             drops = [d for d in same if d.low_chance is not None]
+            turns: dict[int, list[str]] = {}
+            for d in same:
+                turns.setdefault(d.turn, []).append("start" if d.kind == "start" else d.did[0].verb)
             tail.append("As the expert would have: " + ", ".join(
-                f"turn {d.turn} {'start' if d.kind == 'start' else 'play'}" for d in same) + ".")
+                f"turn {t} ({', '.join(what)})" for t, what in turns.items()) + ".")
             high = []
             for d in drops:
                 if d.low_chance >= SURE and not isinstance(d.did[0], Drop):
@@ -201,9 +256,11 @@ class Review:
                 tail.append(f"Not dropping at turn{'s' if len(high) > 1 else ''} {', '.join(map(str, high))}: "
                             f"someone almost surely held your count or less (over {_pct(SURE)}).")
         tail.append("")
+        if self.note:
+            tail.append(self.note)
         tail.append(f"Estimates use only what you could see at each decision: the hidden cards are sampled "
-                    f"({self.samples} deals for each difference), never read. A cost assumes good play after "
-                    f"the decision.")
+                    f"({self.samples} deals for each difference), never read. Costs and chances are scaled to "
+                    f"what such decisions really cost, and how often someone really held the count, in self-play.")
         return _fit(lines, items, tail, limit)
 
     def _title(self) -> str:
@@ -330,73 +387,78 @@ def review(record: dict, seat: int, *, samples: int = DEFAULT_SAMPLES, search: i
     if seat in set(computers):
         raise ReviewError(f"Seat {seat} ({final.players[seat]}) was played by the computer: "
                           "a review is of a person's own decisions.")
-    if final.rules.house or record.get("side_bets"):
-        raise ReviewError("Reviews cover the rules of RULES.md sections 1-8; this hand was played with house "
-                          "rules or side bets (section 9-10), which the expert's look-ahead does not know.")
+    if final.rules.house:
+        raise ReviewError("Reviews cover the rules of RULES.md sections 1-8: under this hand's house rules "
+                          "(section 9) the expert has no look-ahead of its own (it plays as the hard player "
+                          "does), so there is no expert advice to price.")
+    bets = record.get("side_bets") or {}
+    if "naturals" in bets:
+        raise ReviewError("This hand had the naturals side bet (RULES.md section 10): the expert's look-ahead "
+                          "does not know that a natural book wins its pot, so it cannot price your spreads.")
+    note = ("The high card side pot was settled at the deal, whatever you did: the costs are the hand's "
+            "own payments." if "high_card" in bets else "")
     decisions = [evaluate(view, did, index, turn, samples=samples, search=search, seed=seed)
                  for view, did, index, turn in decision_points(record, seat)]
     decisions.sort(key=lambda d: (d.same, -d.cost, d.index))
     unit = "push-ups" if final.rules.scoring == "pushups" else "stakes"
     result = final.result() if final.outcome is not None else None
     return Review(seat, final.players[seat], tuple(final.players), unit, result, tuple(decisions),
-                  samples, search, seed, time.process_time() - started)
+                  samples, search, seed, time.process_time() - started, note)
 
 
 def decision_points(record: dict, seat: int):
-    """(view before the decision, the seat's actions in it, index of the first, turn) for
-    each decision `seat` made; the record must replay (`Game.from_record`)."""
+    """(view before the decision, the seat's action in it (a 1-tuple), index of the action,
+    turn) for each decision `seat` made; the record must replay (`Game.from_record`).
+
+    Every action of the seat where it had more than one legal action is a decision of its
+    own: the start of a turn (drop, draw or take) and, after the draw, every spread, hit
+    and the discard, each from the view at that moment (after the lays before it)."""
     from .actions import action_from_record
 
     game = Game.from_record({**record, "actions": []})
-    actions = [(e["seat"], action_from_record(e)) for e in record["actions"]]
     turn = 0
-    i = 0
-    while i < len(actions):
-        who, action = actions[i]
-        if who == seat and game.outcome is None and game.phase == "start" and game.turn == seat:
-            turn += 1
+    for i, entry in enumerate(record["actions"]):
+        who, action = entry["seat"], action_from_record(entry)
+        if who == seat and game.outcome is None and game.turn == seat and game.phase in ("start", "play"):
+            if game.phase == "start":
+                turn += 1
             view = game.view(seat)
             game.apply(who, action)
             if len(view.legal_actions) > 1:
                 yield view, (action,), i, turn
-            i += 1
-            continue
-        if who == seat and game.outcome is None and game.phase == "play" and game.turn == seat:
-            view = game.view(seat)
-            first = i
-            did = []
-            while i < len(actions) and actions[i][0] == seat and game.outcome is None and game.phase == "play":
-                game.apply(seat, actions[i][1])
-                did.append(actions[i][1])
-                i += 1
-                if isinstance(did[-1], Discard):
-                    break
-            if game.outcome is not None or did and isinstance(did[-1], Discard):
-                yield view, tuple(did), first, turn
             continue
         game.apply(who, action)
-        i += 1
 
 
 def _decision_seed(seed: int, index: int, part: int) -> int:
     return (seed * 1_000_003 + index * 7919 + part) & 0xFFFFFFFF
 
 
-def _plan_key(view: SeatView, actions) -> tuple:
-    """What a turn's plan leaves: the cards kept, the discard, the spreads laid (order free)."""
-    kept = set(view.hand)
-    discard = None
-    spreads = []
-    for a in actions:
-        if isinstance(a, Spread):
-            kept.difference_update(a.cards)
-            spreads.append(a.cards)
-        elif isinstance(a, Hit):
-            kept.discard(a.card)
-        elif isinstance(a, Discard):
-            kept.discard(a.card)
-            discard = a.card
-    return frozenset(kept), discard, frozenset(spreads)
+def _step(view: SeatView) -> int:
+    """Which of the turn's decisions a view is at: 0 at the start, 1 right after the draw or
+    take, 2 after one lay, ..."""
+    if view.phase == "start":
+        return 0
+    step = 1
+    for event in reversed(view.history):
+        if event.seat != view.seat or event.action.verb in ("draw", "take"):
+            break
+        step += event.action.verb in ("spread", "hit")
+    return step
+
+
+def _agrees(action: Action, plan, view: SeatView) -> bool:
+    """Is one action of the player's turn what the expert's plan from the same view does?
+    A lay agrees when the plan makes it at any point of the turn (the order of a turn's lays
+    rarely matters); a discard only when it is all the plan does (no lay first)."""
+    if not plan:
+        return False
+    if isinstance(action, Spread):
+        return any(isinstance(a, Spread) and set(a.cards) == set(action.cards) for a in plan)
+    if isinstance(action, Hit):
+        return any(isinstance(a, Hit) and a.card == action.card and
+                   (a.spread == action.spread or a.spread >= len(view.spreads)) for a in plan)
+    return action == plan[0]
 
 
 def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAULT_SAMPLES,
@@ -414,8 +476,10 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
         expert = (chooser.choose(view),)
         same = expert == did
     else:
+        # the expert's plan for the rest of the turn from this view; what the player did is
+        # this one action, then the rest of the turn as the seat's planner would play it
         expert = tuple(chooser.plan_turn(view, Memory(view)))
-        same = _plan_key(view, expert) == _plan_key(view, did)
+        same = len(did) == 1 and _agrees(did[0], expert, view)
     drop_allowed = start and DROP in view.legal_actions
     lean = ExpertPlayer.drop_lean if drop_allowed else 1.0
     judge = ExpertPlayer(_decision_seed(seed, index, 2), samples=samples, time_cap=float("inf"))
@@ -436,13 +500,38 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
         cost = sum(diffs) / used
         var = sum((d - cost) ** 2 for d in diffs) / (used - 1)
         error = math.sqrt(var / used)
-    low = None
+    low = raw_low = None
     if drop_allowed:
-        low = low_chance(view, memory, estimate, deals)
+        from .players import countmodel
+
+        raw_low = low_chance(view, memory, estimate, deals)
+        # (the map was fitted on the count model's chances; the sampled deals' share elsewhere stays)
+        low = calibrated_chance(raw_low, len(view.players)) if countmodel.applies(view.rules) else raw_low
+    kind = "start" if start else "play"
+    raw_cost, raw_error = cost, error
+    if not same and raw_error > 0:  # (choices that paid the same on every deal stay as they are)
+        a, b = COST_MAP[kind]
+        cost, error = a + b * raw_cost, b * raw_error
     did_text = describe(did, view)
-    expert_text = _would(describe(expert, view))
-    return Decision(index, turn, "start" if start else "play", did, expert, same, cost, error, used,
-                    view.count, drop_allowed, low, did_text, expert_text, tuple(sorted_hand(view.hand)))
+    expert_text = _would(describe(expert[:1], view))
+    return Decision(index, turn, kind, did, expert, same, cost, error, used,
+                    view.count, drop_allowed, low, did_text, expert_text, tuple(sorted_hand(view.hand)),
+                    _step(view), raw_cost, raw_error, raw_low)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def calibrated_chance(p: float, players: int) -> float:
+    """The count model's chance that someone held the seat's count or less, recalibrated
+    against how often someone really did (CHANCE_MAP; 4 players as 3, which was measured);
+    a sure 0 or 1 stays sure."""
+    if p <= 0.0 or p >= 1.0:
+        return p
+    a, b, c = CHANCE_MAP
+    return 1.0 / (1.0 + math.exp(-(a + b * _logit(p) + (c if players >= 3 else 0.0))))
 
 
 def low_chance(view: SeatView, memory, estimate, deals=None) -> float:
