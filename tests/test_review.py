@@ -11,7 +11,7 @@ import pytest
 
 from engine import Game, Rules
 from engine.actions import DROP, Drop
-from engine.cards import Card
+from engine.cards import Card, spread_name
 from engine.players.noisy import play_record
 from engine_helpers import cards_named
 from engine.review import MAX_TEXT, Review, ReviewError, decision_points, review
@@ -142,11 +142,11 @@ def test_each_lay_and_the_discard_are_priced_on_their_own():
     rv = review(blunder, 0, seed=2, samples=64, search=16)
     first = rv.decisions[0]
     assert first.index == index and first.kind == "play" and first.step == 1 and not first.same
-    assert first.did_text == f"discarded {loose.label}" and first.expert[0] == spread
-    assert first.expert_text == "spread " + " ".join(c.label for c in spread.cards)
+    assert first.did_text == f"discarded {loose.name}" and first.expert[0] == spread
+    assert first.expert_text == "spread " + spread_name(spread.cards, spread.named)
     assert first.cost > 0.3 and first.cost > 3 * first.error
     assert rv.text().splitlines()[3].startswith(f"1. Turn {first.turn}, after the draw (count {view.count}): "
-                                                f"you discarded {loose.label}; the expert would have spread ")
+                                                f"you discarded {loose.name}; the expert would have spread ")
     # in the real hand the same spread agrees with the expert, and the discard after it is a
     # decision of its own at the next step
     real = {d.index: d for d in review(record, 0, seed=2, **QUICK).decisions}
