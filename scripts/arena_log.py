@@ -34,6 +34,7 @@ from engine.errors import RulesError  # noqa: E402
 from engine.players import LEVELS  # noqa: E402
 from engine.players.arena import ArenaResult, HandResult, play_hand, report  # noqa: E402
 from engine.players.cli import rules_from  # noqa: E402
+from engine.players.oracle import MEASURING  # noqa: E402  (measuring oracles: the arena only)
 from engine.rules import Rules  # noqa: E402
 
 
@@ -55,8 +56,8 @@ def read_log(path: Path) -> tuple[dict | None, list[dict]]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     seats = [s.strip().lower() for s in args.seats.split(",") if s.strip()]
-    if not seats or any(s not in LEVELS for s in seats):
-        print(f"arena_log: --seats are levels among {', '.join(LEVELS)}", file=sys.stderr)
+    if not seats or any(s not in LEVELS and s not in MEASURING for s in seats):
+        print(f"arena_log: --seats are levels among {', '.join(LEVELS + tuple(MEASURING))}", file=sys.stderr)
         return 2
     players = args.players or len(seats)
     levels = [seats[i % len(seats)] for i in range(players)]

@@ -48,6 +48,16 @@ class HandResult:
     actions: int
 
 
+def seat_player(level: str, seed: int, options: dict):
+    """A level of the bot (`make_player`), or in the arena only one of the measuring
+    oracles of `engine.players.oracle`, which see hidden cards."""
+    from .oracle import MEASURING
+
+    if level in MEASURING:
+        return MEASURING[level](seed, **options)
+    return make_player(level, seed=seed, **options)
+
+
 def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int = 1,
               times: dict | None = None, options: dict | None = None, cpu_times: dict | None = None) -> HandResult:
     """Play hand `index` of an arena; `levels[slot]` is the level in each slot.
@@ -60,9 +70,12 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
     dealer, slot_of_seat = hand_setup(seed, index, players)
     rng = random.Random(f"tonk-arena|{seed}|{index}")
     game = Game.deal(rules, [levels[slot_of_seat[s]] for s in range(players)], dealer, rng=rng, stake=stake)
-    bots = [make_player(levels[slot_of_seat[s]], seed=(seed * 1_000_003 + index) * 8 + slot_of_seat[s],
-                        **options.get(levels[slot_of_seat[s]], {}))
+    bots = [seat_player(levels[slot_of_seat[s]], (seed * 1_000_003 + index) * 8 + slot_of_seat[s],
+                        options.get(levels[slot_of_seat[s]], {}))
             for s in range(players)]
+    for bot in bots:
+        if getattr(bot, "sees_game", False):  # a measuring oracle (engine.players.oracle): never at a real table
+            bot.game = game
     steps = 0
     clock = time.perf_counter
     cpu_clock = time.thread_time
@@ -269,7 +282,7 @@ def report(result: ArenaResult, command: str | None = None) -> str:
     return "\n".join(lines)
 
 
-LEVEL_ORDER = {"expert": -1, "hard": 0, "normal": 1, "easy": 2}
+LEVEL_ORDER = {"oracle_stock": -4, "oracle": -3, "oracle_drop": -2, "expert": -1, "hard": 0, "normal": 1, "easy": 2}
 
 
 def _paired_table(series: dict, title: str, *, digits: int, excludes: bool) -> list[str]:

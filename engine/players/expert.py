@@ -215,7 +215,7 @@ class ExpertPlayer(HardPlayer):
         (hard's choice) only when its gain on the same deals is clearly more than noise:
         at least `min_gain` stakes and `confidence` standard errors."""
         started = time.thread_time()
-        estimate = Estimate(self, view, memory)
+        estimate = self.deals(view, memory)
         values: list[list[float]] = [[] for _ in candidates]
         done = 0
         batch = 8
@@ -241,6 +241,12 @@ class ExpertPlayer(HardPlayer):
         self.last_search["default"] = _label(candidates[default])
         self.last_search["chosen"] = _label(candidates[chosen])
         return chosen
+
+    def deals(self, view: SeatView, memory: Memory):
+        """Where the search's deals of the hidden cards come from: `sample_hands(k)` of
+        hard's model, built from the seat view alone (the measuring oracles of
+        `oracle` replace it with the true cards)."""
+        return Estimate(self, view, memory)
 
     def play_out(self, view: SeatView, memory: Memory, estimate: Estimate, hands, stock,
                  actions: list[Action], seed: int) -> float:
