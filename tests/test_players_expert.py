@@ -53,7 +53,7 @@ def test_expert_is_a_level_everywhere_levels_are_listed():
         make_player("expert", 3, samples=0)
 
 
-@pytest.mark.parametrize("players,preset", [(2, "standard"), (3, "waiting")])
+@pytest.mark.parametrize("players,preset", [(2, "standard"), (3, "waiting"), (2, "chicago"), (3, "deuces wild")])
 def test_expert_decides_the_same_when_the_hidden_cards_are_dealt_again(players, preset):
     """At every decision of seeded hands, the hidden cards are re-dealt twice consistently
     with expert's view: the view is the same, the real hands are not, and expert (same
@@ -156,12 +156,22 @@ def test_expert_searches_within_its_budget_and_reports_what_it_weighed():
 
 
 @pytest.mark.parametrize("preset", [p for p in PRESET_NAMES if Rules.preset(p).house])
-def test_expert_plays_legally_in_every_house_rule_preset(preset):
-    """Under section 9's house rules expert plays as hard does (its play-outs know only the
-    rules of sections 1-8): every action legal, every hand ended, nothing thrown."""
+def test_expert_plays_legally_in_every_house_rule_preset(preset, monkeypatch):
+    """Under section 9's house rules expert searches too (its play-outs run in the engine
+    under those rules): every action legal, every hand ended, nothing thrown, and it
+    really searched."""
     rules = Rules.preset(preset)
-    for i in range(3):
+    searched = []
+    original = ExpertPlayer.search
+
+    def counting(self, *args):
+        searched.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(ExpertPlayer, "search", counting)
+    for i in range(4):
         game = Game.deal(rules, 3, i % 3, rng=random.Random(40 + i))
         bots = {0: expert(i), 1: make_player("hard", i), 2: expert(100 + i)}
         play_checked(game, bots)
         assert bots[0].fallbacks == bots[2].fallbacks == 0
+    assert len(searched) >= 4

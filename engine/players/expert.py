@@ -84,6 +84,7 @@ class ExpertPlayer(HardPlayer):
     # Play-out seats drop when their count is at most DROP_AT[turns they have played]
     # (5-card hands; scaled like the normal player's thresholds) plus this offset.
     rollout_offset = 0.0
+    house_search = True  # search under section 9's house rules too (False: play as hard there)
     # The drop decision (see `drop_decision`; measured in docs/BENCHMARKS.md). hard's opponent
     # model leans the hidden cards too far to low values for the hands that are still in
     # play at a drop decision (it was fitted on every hand, including those whose holders
@@ -121,9 +122,7 @@ class ExpertPlayer(HardPlayer):
         self.last_values = None
         self.last_drop = None
         default = super().start_turn(view, memory)  # hard's choice: kept unless the search finds better
-        if view.rules.house:
-            # the play-outs' quick policy knows only the rules of sections 1-8: under the
-            # house rules of section 9 expert plays as hard does (house.house_play after the draw)
+        if not self.searches(view.rules):
             self.last_search = None
             return default
         hard_choice = default
@@ -152,6 +151,13 @@ class ExpertPlayer(HardPlayer):
             self.last_search["default"] = _label([hard_choice])
             self.last_search["chosen"] = _label([chosen])
         return chosen
+
+    def searches(self, rules) -> bool:
+        """Does expert search under these rules, or play as hard? (Under the house rules of
+        section 9 the play-outs run in the engine with them, the quick policy falling back
+        to any legal action where a house rule refuses it; see docs/BENCHMARKS.md round 10
+        for the presets measured.)"""
+        return not rules.house or self.house_search
 
     def drop_decision(self, view: SeatView, memory: Memory) -> bool:
         """Drop now? The drop's mean payment comes from the learned model of the opponents'
@@ -197,7 +203,7 @@ class ExpertPlayer(HardPlayer):
         return TAKE if take_score is not None and take_score < draw_score - 0.5 else DRAW
 
     def plan_turn(self, view: SeatView, memory: Memory) -> list[Action]:
-        if view.rules.house:  # as in start_turn: hard's plan under section 9's house rules
+        if not self.searches(view.rules):  # as in start_turn: hard's plan
             self.last_search = None
             return super().plan_turn(view, memory)
         plans = self.ranked_plans(list(view.hand), view, memory, self.plans)
@@ -309,7 +315,39 @@ def sampled_game(view: SeatView, memory: Memory, hands, stock) -> Game:
     game.turns = sum(memory.turns)
     game.log = []
     game.outcome = None
+    if game.house is not None:
+        _house_state(game, view, memory)
     return game
+
+
+def _house_state(game: Game, view: SeatView, memory: Memory) -> None:
+    """The public part of the house rules' state (`Game.hs`), read from the view's history:
+    each seat's turns (first turn tonk out, claims in turn), hits this turn (hits per
+    turn), the card taken this turn (take must be used), who hit (hit spoils tonk out) and
+    the wild cards swapped into hands. Slap windows stay closed (the play-outs do not
+    slap) and no seat is boobed."""
+    hs = game.hs
+    n = len(view.players)
+    hs.own_turns = [memory.turns[s] + (s == view.turn and view.phase == START) for s in range(n)]
+    hs.hit_any = [False] * n
+    hs.swaps = []
+    hits = 0
+    taken = None
+    for event in view.history:
+        verb = event.action.verb
+        if verb in ("hit", "swap", "slap"):
+            hs.hit_any[event.seat] = True
+            if verb == "swap" and event.card is not None:
+                hs.swaps.append(event.card)
+        if verb in ("draw", "take", "drop"):
+            hits = 0
+            taken = memory.taken[event.seat][-1] if verb == "take" and memory.taken[event.seat] else None
+        elif verb in ("hit", "swap") and event.seat == view.turn:
+            hits += 1
+    if view.phase == PLAY:
+        hs.hits_this_turn = hits
+        if view.rules.take_must_be_used and taken is not None and taken in view.hand:
+            hs.taken = taken
 
 
 def _spreads_this_turn(view: SeatView) -> int:
