@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.errors import RulesError  # noqa: E402
 from engine.players import LEVELS  # noqa: E402
-from engine.players.arena import ArenaResult, HandResult, play_hand, report  # noqa: E402
+from engine.players.arena import ArenaResult, HandResult, new_sessions, play_hand, report, session_at  # noqa: E402
 from engine.players.cli import rules_from  # noqa: E402
 from engine.players.oracle import MEASURING  # noqa: E402  (measuring oracles: the arena only)
 from engine.rules import Rules  # noqa: E402
@@ -68,6 +68,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     options = {"expert": {"samples": args.expert_samples}} if args.expert_samples else {}
     settings = {"levels": levels, "rules": rules.to_dict(), "seed": args.seed, "options": options}
+    if args.session:
+        settings["session"] = args.session  # (absent without: older files keep their settings)
     path = Path(args.file)
     header, done = read_log(path)
     if header is not None and header != settings:
@@ -77,10 +79,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         if header is None:
             out.write(json.dumps({"settings": settings}) + "\n")
         start = done[-1]["index"] + 1 if done else args.first
+        # a resumed or split run rebuilds the session memories by playing the session's earlier hands again
+        sessions = session_at(rules, levels, args.seed, start, args.session, 1, options)
         for index in range(start, args.hands):
             times: dict = {}
             cpu: dict = {}
-            hand = play_hand(rules, levels, args.seed, index, 1, times, options, cpu)
+            if args.session and index % args.session == 0:
+                sessions = new_sessions(levels)
+            hand = play_hand(rules, levels, args.seed, index, 1, times, options, cpu, sessions)
             out.write(json.dumps({"index": index, "payments": hand.payments, "pushups": hand.pushups,
                                   "kind": hand.kind, "actions": hand.actions, "times": times, "cpu": cpu}) + "\n")
             out.flush()
@@ -131,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--first", type=int, default=0, help="the first hand to play (a part of a split run)")
     run.add_argument("--expert-samples", type=int, default=None)
+    run.add_argument("--session", type=int, default=0,
+                     help="hands per session: each slot keeps a session memory of the others over that many hands")
     run.set_defaults(run=cmd_run)
     rep = sub.add_parser("report", help="the arena's tables for the hands in FILE")
     rep.add_argument("file", nargs="+", help="the run's file, or every part of a split run")

@@ -59,11 +59,15 @@ def seat_player(level: str, seed: int, options: dict):
 
 
 def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int = 1,
-              times: dict | None = None, options: dict | None = None, cpu_times: dict | None = None) -> HandResult:
+              times: dict | None = None, options: dict | None = None, cpu_times: dict | None = None,
+              sessions: dict | None = None) -> HandResult:
     """Play hand `index` of an arena; `levels[slot]` is the level in each slot.
 
     `options`: per level, keyword options for its player (e.g. {"expert": {"samples": 20}}).
     `times` / `cpu_times` collect each level's wall-clock / CPU milliseconds per decision.
+    `sessions`: per slot, its `SessionMemory` of the session so far; players that use one
+    (expert) get theirs, and every slot's memory learns from its own seat's view of the
+    finished hand.
     """
     options = options or {}
     players = len(levels)
@@ -73,9 +77,11 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
     bots = [seat_player(levels[slot_of_seat[s]], (seed * 1_000_003 + index) * 8 + slot_of_seat[s],
                         options.get(levels[slot_of_seat[s]], {}))
             for s in range(players)]
-    for bot in bots:
+    for s, bot in enumerate(bots):
         if getattr(bot, "sees_game", False):  # a measuring oracle (engine.players.oracle): never at a real table
             bot.game = game
+        if sessions is not None and hasattr(bot, "session"):
+            bot.session = (sessions[slot_of_seat[s]], slot_of_seat)
     steps = 0
     clock = time.perf_counter
     cpu_clock = time.thread_time
@@ -97,6 +103,9 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
         if steps > MAX_ACTIONS:
             raise RuntimeError(f"arena hand {index} did not end")
     out = game.outcome
+    if sessions is not None:
+        for s in range(players):
+            sessions[slot_of_seat[s]].learn(game.view(s), slot_of_seat)
     payments = [0.0] * players
     pushups = [0] * players
     for s in range(players):
@@ -108,12 +117,36 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
     return HandResult(tuple(payments), tuple(pushups), out.kind, steps)
 
 
+def new_sessions(levels: list[str]) -> dict:
+    from .sessionmemory import SessionMemory
+
+    return {slot: SessionMemory(slot) for slot in range(len(levels))}
+
+
+def session_at(rules: Rules, levels: list[str], seed: int, index: int, session: int, stake: int = 1,
+               options: dict | None = None) -> dict | None:
+    """The slots' session memories as they stand before hand `index` (sessions are runs
+    of `session` hands, from hand 0: hands k*session to (k+1)*session - 1), by playing
+    the session's earlier hands again; None when `session` is 0 (no memory)."""
+    if not session:
+        return None
+    sessions = new_sessions(levels)
+    for i in range(index - index % session, index):
+        play_hand(rules, levels, seed, i, stake, None, options, None, sessions)
+    return sessions
+
+
 def _run_chunk(args) -> tuple[list[HandResult], dict, dict]:
-    rules_dict, levels, seed, start, stop, stake, options = args
+    rules_dict, levels, seed, start, stop, stake, options, session = args
     rules = Rules.from_dict(rules_dict)
     times: dict = {}
     cpu_times: dict = {}
-    results = [play_hand(rules, levels, seed, i, stake, times, options, cpu_times) for i in range(start, stop)]
+    sessions = session_at(rules, levels, seed, start, session, stake, options)
+    results = []
+    for i in range(start, stop):
+        if session and i % session == 0:
+            sessions = new_sessions(levels)
+        results.append(play_hand(rules, levels, seed, i, stake, times, options, cpu_times, sessions))
     return results, times, cpu_times
 
 
@@ -131,16 +164,18 @@ class ArenaResult:
 
 
 def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers: int = 1,
-              stake: int = 1, options: dict | None = None) -> ArenaResult:
+              stake: int = 1, options: dict | None = None, session: int = 0) -> ArenaResult:
     """Play `hands` hands; split into contiguous chunks over `workers` processes.
-    `options`: per level, keyword options for its players (see `play_hand`)."""
+    `options`: per level, keyword options for its players (see `play_hand`).
+    `session`: hands per session of the slots' session memories (0: none); the results
+    are the same whatever `workers`."""
     options = {level: dict(opts) for level, opts in (options or {}).items()}
     started = time.perf_counter()
     rules_dict = rules.to_dict()
     workers = max(1, min(workers, hands or 1))
     chunks = max(workers * 4, 1) if workers > 1 else 1
     bounds = [hands * k // chunks for k in range(chunks + 1)]
-    jobs = [(rules_dict, list(levels), seed, bounds[k], bounds[k + 1], stake, options) for k in range(chunks)
+    jobs = [(rules_dict, list(levels), seed, bounds[k], bounds[k + 1], stake, options, session) for k in range(chunks)
             if bounds[k] < bounds[k + 1]]
     if workers > 1:
         import multiprocessing

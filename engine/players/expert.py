@@ -111,6 +111,8 @@ class ExpertPlayer(HardPlayer):
             self.time_cap = time_cap
         self.last_search: dict | None = None  # candidate -> mean value, for the last searched decision
         self.last_drop: dict | None = None  # the figures behind the last drop decision
+        # (SessionMemory, each seat's key) of this seat's session, or None: see `sessionmemory`
+        self.session = None
 
     def __repr__(self) -> str:
         return f"ExpertPlayer(seed={self.seed!r}, samples={self.samples})"
@@ -248,6 +250,15 @@ class ExpertPlayer(HardPlayer):
         self.last_search["chosen"] = _label(candidates[chosen])
         return chosen
 
+    def session_offsets(self, view: SeatView) -> list[float] | None:
+        """Per seat, how much higher than the play-outs' drop counts that opponent drops,
+        from the session memory (`self.session`: (SessionMemory, keys by seat)); None
+        without one."""
+        if self.session is None:
+            return None
+        learned, keys = self.session
+        return [0.0 if j == view.seat else learned.drop_offset(keys[j]) for j in range(len(view.players))]
+
     def deals(self, view: SeatView, memory: Memory):
         """Where the search's deals of the hidden cards come from: `sample_hands(k)` of
         hard's model, built from the seat view alone (the measuring oracles of
@@ -275,7 +286,7 @@ class ExpertPlayer(HardPlayer):
                 game.apply(seat, action)
                 if game.outcome is not None:
                     return utility(game.outcome, seat, view.rules.scoring, view.stake)
-        Rollout(game, memory, random.Random(seed), self.rollout_offset).run()
+        Rollout(game, memory, random.Random(seed), self.rollout_offset, self.session_offsets(view)).run()
         if game.outcome is None:  # pragma: no cover - a play-out always ends
             return 0.0
         return utility(game.outcome, seat, view.rules.scoring, view.stake)
@@ -364,9 +375,10 @@ def _spreads_this_turn(view: SeatView) -> int:
 class Rollout:
     """Every seat plays by a quick rule policy until the hand ends."""
 
-    __slots__ = ("game", "layout", "rng", "turns", "n", "scale", "offset")
+    __slots__ = ("game", "layout", "rng", "turns", "n", "scale", "offset", "offsets")
 
-    def __init__(self, game: Game, memory: Memory, rng: random.Random, offset: float):
+    def __init__(self, game: Game, memory: Memory, rng: random.Random, offset: float,
+                 offsets: list[float] | None = None):
         self.game = game
         self.layout: Layout = memory.layout
         self.rng = rng
@@ -374,9 +386,11 @@ class Rollout:
         self.n = memory.n
         self.scale = count_scale(game.rules)
         self.offset = offset
+        self.offsets = offsets  # per seat, learned over the session (count points, 5-card hands)
 
     def threshold(self, seat: int) -> float:
-        return DROP_AT[min(self.turns[seat], len(DROP_AT) - 1)] * self.scale + self.offset
+        extra = self.offsets[seat] if self.offsets is not None else 0.0
+        return (DROP_AT[min(self.turns[seat], len(DROP_AT) - 1)] + extra) * self.scale + self.offset
 
     def run(self) -> None:
         game = self.game
