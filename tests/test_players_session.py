@@ -10,8 +10,9 @@ from engine import DROP, Game, Rules
 from engine.players import make_player
 from engine.players.arena import new_sessions, play_hand, run_arena, session_at
 from engine.players.expert import DROP_AT, Rollout
+from engine.players.hard import Estimate
 from engine.players.memory import Memory
-from engine.players.sessionmemory import PRIOR, SessionMemory
+from engine.players.sessionmemory import HARD_DROPS_AT, PRIOR, SessionMemory
 from test_players import play_checked
 
 
@@ -44,7 +45,7 @@ def test_it_learns_each_drop_it_saw_with_the_turns_and_count_shown():
     assert memory.hands == {"ann": 30, "bob": 30}  # nothing about itself
     assert "me" not in memory.drops
     drops = memory.drops["ann"]
-    expected = sum(c - DROP_AT[min(t, len(DROP_AT) - 1)] for t, c in drops) / (len(drops) + PRIOR)
+    expected = sum(c - DROP_AT[min(t, len(DROP_AT) - 1)] - HARD_DROPS_AT for t, c in drops) / (len(drops) + PRIOR)
     assert memory.drop_offset("ann") == pytest.approx(expected)
     assert SessionMemory.from_dict(memory.to_dict()) == memory
 
@@ -95,8 +96,13 @@ def test_expert_play_outs_let_an_opponent_drop_at_its_own_counts():
     player.session = (learned, keys)
     view = game.view(me)
     offsets = player.session_offsets(view)
-    assert offsets[me] == 0.0 and offsets[1 - me] == pytest.approx(30 * (20 - DROP_AT[1]) / (30 + PRIOR))
+    assert offsets[me] == 0.0 and offsets[1 - me] == pytest.approx(30 * (20 - DROP_AT[1] - HARD_DROPS_AT) / (30 + PRIOR))
     rollout = Rollout(game, Memory(view), random.Random(1), 0.0, offsets)
     assert rollout.threshold(1 - me) == pytest.approx(DROP_AT[0] + offsets[1 - me])  # no turn played yet
     assert rollout.threshold(me) == DROP_AT[0]
+    # the value of playing on in the drop decision (hard's look-ahead) uses it too
+    plain = make_player("expert", 1, samples=4)
+    memory = Memory(view)
+    assert Estimate(player, view, memory).opponent_threshold(1 - me) == pytest.approx(
+        Estimate(plain, view, memory).opponent_threshold(1 - me) + offsets[1 - me])
     assert player.choose(view) in view.legal_actions

@@ -259,6 +259,12 @@ class ExpertPlayer(HardPlayer):
         learned, keys = self.session
         return [0.0 if j == view.seat else learned.drop_offset(keys[j]) for j in range(len(view.players))]
 
+    def session_offset(self, view: SeatView, j: int) -> float:
+        if self.session is None:
+            return 0.0
+        learned, keys = self.session
+        return learned.drop_offset(keys[j])
+
     def deals(self, view: SeatView, memory: Memory):
         """Where the search's deals of the hidden cards come from: `sample_hands(k)` of
         hard's model, built from the seat view alone (the measuring oracles of
