@@ -175,3 +175,30 @@ def test_expert_plays_legally_in_every_house_rule_preset(preset, monkeypatch):
         play_checked(game, bots)
         assert bots[0].fallbacks == bots[2].fallbacks == 0
     assert len(searched) >= 4
+
+
+HOUSE_OPTIONS = [
+    {"face_values": "ranked"}, {"ace_in_runs": "low_or_high"}, {"wild_cards": "jokers", "jokers": 2},
+    {"wild_cards": "deuces_and_jokers", "jokers": 1, "wild_swap": True}, {"must_spread": "on"},
+    {"must_spread": "on_but_three_aces"}, {"hits_per_turn": 1}, {"hit_ends_turn": True},
+    {"take_must_be_used": True}, {"hit_bars_going_out": True, "waiting": True}, {"hit_spoils_tonk_out": True},
+    {"first_turn_tonk_out": "double_then_single"}, {"first_turn_tonk_out": "quadruple_two_spreads"},
+    {"run_out_pays": "double"}, {"double_double": True}, {"boobed": True}, {"drop_when": "any_time"},
+    {"slap": "first_to_slap"}, {"slap": "next_player_first"},
+    {"caught_pays": "catchers_only", "catchers_stakes": 4, "instant_hands": [{"hand": "49", "pays": 1, "when": "turn"}]},
+]
+
+
+@pytest.mark.parametrize("option", HOUSE_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())[:40])
+def test_expert_searches_and_plays_legally_under_each_house_option(option):
+    """Each option of section 9 alone: expert (searching, with the public house state in its
+    sampled games) plays arena hands to the end with every action legal (the arena
+    refuses a hand with an illegal choice), at 2 and 3 players."""
+    from engine.players.arena import play_hand
+
+    rules = Rules.from_dict({"preset": "standard", **option})
+    assert rules.house and ExpertPlayer(1).searches(rules)
+    for index in range(2):
+        result = play_hand(rules, ["expert", "hard", "normal"][: 2 + index], seed=5, index=index,
+                           options={"expert": {"samples": 4}})
+        assert abs(sum(result.payments)) < 1e-9
