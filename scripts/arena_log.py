@@ -119,7 +119,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         for level, values in e["cpu"].items():
             cpu.setdefault(level, []).extend(values)
     result = ArenaResult(Rules.from_dict(header["rules"]), header["levels"], header["seed"], hands, times,
-                         0.0, 1, cpu, header["options"])
+                         0.0, 1, cpu, header["options"], header.get("session", 0))
     print(report(result, f"python scripts/arena_log.py report {' '.join(args.file)}"))
     return 0
 

@@ -161,6 +161,7 @@ class ArenaResult:
     workers: int = 1
     cpu_times: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
+    session: int = 0  # hands per session of the slots' session memories (0: none)
 
 
 def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers: int = 1,
@@ -194,7 +195,7 @@ def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers
         for level, values in part_cpu.items():
             cpu_times.setdefault(level, []).extend(values)
     return ArenaResult(rules, list(levels), seed, results, times, time.perf_counter() - started, workers,
-                       cpu_times, options)
+                       cpu_times, options, session)
 
 
 def _no_fork() -> bool:
@@ -259,6 +260,8 @@ def report(result: ArenaResult, command: str | None = None) -> str:
         f"{n} hands, {len(result.levels)} players ({', '.join(result.levels)}), preset "
         f"{rules.closest_preset()}, seed {result.seed}, {result.workers} worker(s), {result.seconds:.1f} s"
     )
+    if result.session:
+        lines.append(f"session memory: each slot learns the others over sessions of {result.session} hands")
     for level, opts in result.options.items():
         if opts:
             lines.append(f"{level} options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())))
