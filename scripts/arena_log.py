@@ -3,6 +3,7 @@
     python scripts/arena_log.py run FILE --hands 2000 --players 2 --seats expert,hard \\
         --preset standard --seed 1 --expert-samples 16
     python scripts/arena_log.py report FILE
+    python scripts/arena_log.py compare FILE_A FILE_B   # same deals: how slot 0 - slot 1 moved from B to A
 
 `run` plays the hands of `python -m engine arena` with the same seed (the same deals,
 seats and player seeds, hand by hand) in one process and appends one JSON line per
@@ -32,7 +33,8 @@ sys.path.insert(0, str(ROOT))
 
 from engine.errors import RulesError  # noqa: E402
 from engine.players import LEVELS  # noqa: E402
-from engine.players.arena import ArenaResult, HandResult, new_sessions, play_hand, report, session_at  # noqa: E402
+from engine.players.arena import (ArenaResult, HandResult, mean_ci, new_sessions, play_hand, report,  # noqa: E402
+                                  session_at)
 from engine.players.cli import rules_from  # noqa: E402
 from engine.players.oracle import MEASURING  # noqa: E402  (measuring oracles: the arena only)
 from engine.rules import Rules  # noqa: E402
@@ -124,6 +126,36 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Two runs of the same deals (same seed and table size), hand by hand: how much the
+    paired difference slot K - slot L (the arena's "A - B" for those slots) moved from run
+    B to run A, over the hands both hold, with its 95% interval. It says what changing the
+    player in slot K (another level, a version, a session memory) did on the same hands."""
+    (ha, a), (hb, b) = read_log(Path(args.a)), read_log(Path(args.b))
+    if ha is None or hb is None:
+        print("arena_log: both files must hold a run", file=sys.stderr)
+        return 2
+    if ha["seed"] != hb["seed"] or len(ha["levels"]) != len(hb["levels"]):
+        print("arena_log: the runs must have the same seed and table size to be paired", file=sys.stderr)
+        return 2
+    k, other = args.slot, args.against
+    by_index = {e["index"]: e for e in b}
+    diffs = []
+    for e in a:
+        f = by_index.get(e["index"])
+        if f is not None:
+            diffs.append((e["payments"][k] - e["payments"][other]) - (f["payments"][k] - f["payments"][other]))
+    if not diffs:
+        print("arena_log: the runs hold no hand in common", file=sys.stderr)
+        return 2
+    mean, half = mean_ci(diffs)
+    differ = sum(1 for d in diffs if d)
+    la, lb, lo = ha["levels"][k], hb["levels"][k], ha["levels"][other]
+    print(f"({la} - {lo}) in {args.a} minus ({lb} - {lo}) in {args.b}: {len(diffs)} hands in common, "
+          f"{differ} differ: {mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}] stakes a hand")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -143,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
     rep = sub.add_parser("report", help="the arena's tables for the hands in FILE")
     rep.add_argument("file", nargs="+", help="the run's file, or every part of a split run")
     rep.set_defaults(run=cmd_report)
+    cmp_ = sub.add_parser("compare", help="two runs of the same deals, hand by hand: how slot K - slot L moved")
+    cmp_.add_argument("a")
+    cmp_.add_argument("b")
+    cmp_.add_argument("--slot", type=int, default=0, help="the slot whose player differs (default 0)")
+    cmp_.add_argument("--against", type=int, default=1, help="the slot it is measured against (default 1)")
+    cmp_.set_defaults(run=cmd_compare)
     args = parser.parse_args(argv)
     return args.run(args)
 
