@@ -106,3 +106,38 @@ def test_expert_play_outs_let_an_opponent_drop_at_its_own_counts():
     assert Estimate(player, view, memory).opponent_threshold(1 - me) == pytest.approx(
         Estimate(plain, view, memory).opponent_threshold(1 - me) + offsets[1 - me])
     assert player.choose(view) in view.legal_actions
+
+
+def test_expert_with_a_session_memory_still_decides_from_its_seat_view_alone():
+    """The seat-view test with a memory learned over earlier hands: dealing the hidden cards
+    again leaves every seeded decision unchanged."""
+    from test_players_expert import redeal_hidden
+
+    levels = ["expert", "hard"]
+    sessions = new_sessions(levels)
+    for i in range(8):
+        play_hand(Rules(), levels, 2, i, options={"expert": {"samples": 4}}, sessions=sessions)
+    learned = sessions[0]
+    assert learned.hands == {1: 8} and learned.drop_offset(1) != 0.0  # it learned something
+    decisions = 0
+    for hand in range(4):
+        game = Game.deal(Rules(), 2, hand % 2, rng=random.Random(90 + hand))
+        other = make_player("hard", hand)
+        steps = 0
+        while game.outcome is None and steps < 40:
+            seat = game.turn
+            if seat == 0:
+                games = [game] + [redeal_hidden(game, 0, random.Random(hand * 50 + steps + k)) for k in range(2)]
+                chosen = []
+                for g in games:
+                    player = make_player("expert", hand * 100 + steps, samples=6, time_cap=float("inf"))
+                    player.session = (learned, (0, 1))
+                    chosen.append(player.choose(g.view(0)))
+                assert chosen[0] == chosen[1] == chosen[2]
+                action = chosen[0]
+                decisions += 1
+            else:
+                action = other.choose(game.view(seat))
+            game.apply(seat, action)
+            steps += 1
+    assert decisions >= 8
