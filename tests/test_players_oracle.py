@@ -74,3 +74,32 @@ def test_the_full_oracle_plays_legally_with_the_game_it_was_given():
     bots = {0: oracle, 1: make_player("hard", 1), 2: make_player("normal", 2)}
     play_checked(game, bots)
     assert oracle.fallbacks == 0
+
+
+def test_the_veto_oracle_is_hard_except_for_hards_losing_drops():
+    from engine.players.oracle import OracleVetoPlayer
+
+    rules = Rules()
+    vetoed = kept = 0
+    for hand in range(150):  # hard is caught in about 2% of 2-player hands
+        game = Game.deal(rules, 2, hand % 2, rng=random.Random(900 + hand))
+        other = make_player("hard", hand)
+        while game.outcome is None:
+            seat = game.turn
+            view = game.view(seat)
+            if seat == 0:
+                veto = OracleVetoPlayer(hand * 7)
+                veto.game = game
+                mine, hards = veto.choose(view), make_player("hard", hand * 7).choose(view)
+                if hards == DROP and view.legal_actions != [DROP]:
+                    wins = settle_drop(rules, 0, game.counts(), game.dealer, 1).payments[0] > 0
+                    assert (mine == DROP) == wins
+                    vetoed += not wins
+                    kept += wins
+                else:
+                    assert mine == hards
+                action = mine
+            else:
+                action = other.choose(view)
+            game.apply(seat, action)
+    assert vetoed >= 1 and kept >= 5

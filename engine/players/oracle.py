@@ -14,6 +14,9 @@ What each one sees, exactly:
   its count is strictly the lowest), never otherwise (where hard would have dropped it
   takes hard's choice between the discard and the stock instead). It sees no stock card
   and no hidden card for any other decision.
+- `oracle_veto`: `hard`, except that it reads the true counts where hard drops, and
+  plays on instead when that drop loses. It never drops where hard would not: the part
+  of `oracle_drop`'s gain that is only not being caught.
 - `oracle`: `expert`'s search (draw or take, and the plan after the draw among hard's
   best 3 plans, each played out to the end of the hand in the engine) run on the true
   hidden hands of every opponent instead of sampled ones. It drops exactly when the
@@ -71,6 +74,20 @@ class OracleDropPlayer(_SeesGame, HardPlayer):
         return chosen
 
 
+class OracleVetoPlayer(_SeesGame, HardPlayer):
+    """`hard`, except that where hard drops and the drop loses on the true counts it plays
+    on instead (hard's choice between the discard and the stock). It never drops where
+    hard would not: how much of `oracle_drop`'s gain is only not being caught."""
+
+    level = "oracle_veto"
+
+    def start_turn(self, view: SeatView, memory: Memory) -> Action:
+        chosen = super().start_turn(view, memory)
+        if chosen == DROP and not self.drop_wins(view):
+            return ExpertPlayer.draw_or_take(self, view, memory)
+        return chosen
+
+
 class TrueDeals:
     """The search's deals: the opponents' true hidden hands, the stock's true cards
     (shuffled afresh for every deal, or in their true order when `order`)."""
@@ -122,4 +139,4 @@ class OracleStockPlayer(OraclePlayer):
     samples = 2  # the deals differ only in the play-outs' randomness
 
 
-MEASURING = {"oracle_drop": OracleDropPlayer, "oracle": OraclePlayer, "oracle_stock": OracleStockPlayer}
+MEASURING = {"oracle_veto": OracleVetoPlayer, "oracle_drop": OracleDropPlayer, "oracle": OraclePlayer, "oracle_stock": OracleStockPlayer}
