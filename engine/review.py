@@ -49,8 +49,8 @@ deals in which some other seat's count was at most the seat's.
 described (its hand, drawn cards, the table, the discards). The showdown's cards are not
 named (even though the seat saw them at the end).
 
-Not covered: house rules of RULES.md section 9 and side bets (the expert plays them as
-hard and its play-outs know only sections 1-8): `review` refuses them with one line.
+Not covered: house rules of RULES.md section 9 and side bets (the review's evaluation and
+its calibration were measured without them): `review` refuses them with one line.
 Slaps are not decisions here. The review is pure Python, holds no global state but a
 read-only model table, and may run in a thread or a process.
 """
