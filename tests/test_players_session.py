@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine import DROP, Game, Rules
+from engine import Game, Rules
 from engine.players import make_player
 from engine.players.arena import new_sessions, play_hand, run_arena, session_at
 from engine.players.expert import DROP_AT, Rollout
