@@ -320,7 +320,8 @@ def report(result: ArenaResult, command: str | None = None) -> str:
     return "\n".join(lines)
 
 
-LEVEL_ORDER = {"oracle_stock": -4, "oracle": -3, "oracle_drop": -2, "oracle_veto": -1.5, "expert": -1, "hard": 0, "normal": 1, "easy": 2}
+LEVEL_ORDER = {"oracle_stock": -4, "oracle": -3, "oracle_drop": -2, "oracle_veto": -1.5,  # measuring oracles
+               "expert": -1, "hard": 0, "normal": 1, "easy": 2}
 
 
 def _paired_table(series: dict, title: str, *, digits: int, excludes: bool) -> list[str]:

@@ -20,9 +20,10 @@ What each one sees, exactly:
 - `oracle`: `expert`'s search (draw or take, and the plan after the draw among hard's
   best 3 plans, each played out to the end of the hand in the engine) run on the true
   hidden hands of every opponent instead of sampled ones. It drops exactly when the
-  drop wins on the true counts, unless taking the discard goes out (as expert). The stock's cards are known as a set (the cards in no hand and not on
-  the table, which a player who sees every hand can work out) but not their order: each
-  play-out shuffles them afresh. The play-outs still play every seat by expert's quick
+  drop wins on the true counts, unless taking the discard goes out (as expert). The
+  stock's cards are known as a set (the cards in no hand and not on the table, which a
+  player who sees every hand can work out) but not their order: each play-out shuffles
+  them afresh. The play-outs still play every seat by expert's quick
   rule policy, not by the opponents' real policy.
 - `oracle_stock`: `oracle`, also seeing the stock in its true order (so it knows which
   card it will draw, and the play-outs draw the cards the real hand would).
@@ -139,4 +140,5 @@ class OracleStockPlayer(OraclePlayer):
     samples = 2  # the deals differ only in the play-outs' randomness
 
 
-MEASURING = {"oracle_veto": OracleVetoPlayer, "oracle_drop": OracleDropPlayer, "oracle": OraclePlayer, "oracle_stock": OracleStockPlayer}
+MEASURING = {"oracle_veto": OracleVetoPlayer, "oracle_drop": OracleDropPlayer, "oracle": OraclePlayer,
+             "oracle_stock": OracleStockPlayer}
