@@ -72,9 +72,9 @@ Both maps were fitted in standard play at 2 and 3 players (docs/BENCHMARKS.md).
 described (its hand, drawn cards, the table, the discards). The showdown's cards are not
 named (even though the seat saw them at the end).
 
-Not covered: the house rules of RULES.md section 9. Under them `ExpertPlayer` does not
-search (its play-outs' quick policy knows sections 1-8 only): it plays as hard does, so
-there is no expert advice to price, and `review` refuses them in one line that says so;
+Not covered: the house rules of RULES.md section 9. `ExpertPlayer` searches under them now,
+but the review's own look-ahead (its quick play-out policy) knows sections 1-8 only and its
+calibration was measured without them, so `review` refuses them in one line that says so;
 likewise the naturals side bet (section 10), whose pot for a natural book the look-ahead
 does not know. The high card side bet is reviewed: its pot is settled at the deal and no
 decision changes it (the shown cards are public, and the sampled deals keep them in
@@ -388,9 +388,9 @@ def review(record: dict, seat: int, *, samples: int = DEFAULT_SAMPLES, search: i
         raise ReviewError(f"Seat {seat} ({final.players[seat]}) was played by the computer: "
                           "a review is of a person's own decisions.")
     if final.rules.house:
-        raise ReviewError("Reviews cover the rules of RULES.md sections 1-8: under this hand's house rules "
-                          "(section 9) the expert has no look-ahead of its own (it plays as the hard player "
-                          "does), so there is no expert advice to price.")
+        raise ReviewError("Reviews cover the rules of RULES.md sections 1-8: the review's look-ahead does not "
+                          "know this hand's house rules (section 9), and its prices were checked without them, "
+                          "so it cannot price your choices here.")
     bets = record.get("side_bets") or {}
     if "naturals" in bets:
         raise ReviewError("This hand had the naturals side bet (RULES.md section 10): the expert's look-ahead "

@@ -3,6 +3,7 @@
     python scripts/arena_log.py run FILE --hands 2000 --players 2 --seats expert,hard \\
         --preset standard --seed 1 --expert-samples 16
     python scripts/arena_log.py report FILE
+    python scripts/arena_log.py compare FILE_A FILE_B   # same deals: how slot 0 - slot 1 moved from B to A
 
 `run` plays the hands of `python -m engine arena` with the same seed (the same deals,
 seats and player seeds, hand by hand) in one process and appends one JSON line per
@@ -32,8 +33,10 @@ sys.path.insert(0, str(ROOT))
 
 from engine.errors import RulesError  # noqa: E402
 from engine.players import LEVELS  # noqa: E402
-from engine.players.arena import ArenaResult, HandResult, play_hand, report  # noqa: E402
+from engine.players.arena import (ArenaResult, HandResult, mean_ci, new_sessions, play_hand, report,  # noqa: E402
+                                  session_at)
 from engine.players.cli import rules_from  # noqa: E402
+from engine.players.oracle import MEASURING  # noqa: E402  (measuring oracles: the arena only)
 from engine.rules import Rules  # noqa: E402
 
 
@@ -55,8 +58,8 @@ def read_log(path: Path) -> tuple[dict | None, list[dict]]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     seats = [s.strip().lower() for s in args.seats.split(",") if s.strip()]
-    if not seats or any(s not in LEVELS for s in seats):
-        print(f"arena_log: --seats are levels among {', '.join(LEVELS)}", file=sys.stderr)
+    if not seats or any(s not in LEVELS and s not in MEASURING for s in seats):
+        print(f"arena_log: --seats are levels among {', '.join(LEVELS + tuple(MEASURING))}", file=sys.stderr)
         return 2
     players = args.players or len(seats)
     levels = [seats[i % len(seats)] for i in range(players)]
@@ -67,6 +70,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     options = {"expert": {"samples": args.expert_samples}} if args.expert_samples else {}
     settings = {"levels": levels, "rules": rules.to_dict(), "seed": args.seed, "options": options}
+    if args.session:
+        settings["session"] = args.session  # (absent without: older files keep their settings)
     path = Path(args.file)
     header, done = read_log(path)
     if header is not None and header != settings:
@@ -76,10 +81,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         if header is None:
             out.write(json.dumps({"settings": settings}) + "\n")
         start = done[-1]["index"] + 1 if done else args.first
+        # a resumed or split run rebuilds the session memories by playing the session's earlier hands again
+        sessions = session_at(rules, levels, args.seed, start, args.session, 1, options)
         for index in range(start, args.hands):
             times: dict = {}
             cpu: dict = {}
-            hand = play_hand(rules, levels, args.seed, index, 1, times, options, cpu)
+            if args.session and index % args.session == 0:
+                sessions = new_sessions(levels)
+            hand = play_hand(rules, levels, args.seed, index, 1, times, options, cpu, sessions)
             out.write(json.dumps({"index": index, "payments": hand.payments, "pushups": hand.pushups,
                                   "kind": hand.kind, "actions": hand.actions, "times": times, "cpu": cpu}) + "\n")
             out.flush()
@@ -112,8 +121,38 @@ def cmd_report(args: argparse.Namespace) -> int:
         for level, values in e["cpu"].items():
             cpu.setdefault(level, []).extend(values)
     result = ArenaResult(Rules.from_dict(header["rules"]), header["levels"], header["seed"], hands, times,
-                         0.0, 1, cpu, header["options"])
+                         0.0, 1, cpu, header["options"], header.get("session", 0))
     print(report(result, f"python scripts/arena_log.py report {' '.join(args.file)}"))
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Two runs of the same deals (same seed and table size), hand by hand: how much the
+    paired difference slot K - slot L (the arena's "A - B" for those slots) moved from run
+    B to run A, over the hands both hold, with its 95% interval. It says what changing the
+    player in slot K (another level, a version, a session memory) did on the same hands."""
+    (ha, a), (hb, b) = read_log(Path(args.a)), read_log(Path(args.b))
+    if ha is None or hb is None:
+        print("arena_log: both files must hold a run", file=sys.stderr)
+        return 2
+    if ha["seed"] != hb["seed"] or len(ha["levels"]) != len(hb["levels"]):
+        print("arena_log: the runs must have the same seed and table size to be paired", file=sys.stderr)
+        return 2
+    k, other = args.slot, args.against
+    by_index = {e["index"]: e for e in b}
+    diffs = []
+    for e in a:
+        f = by_index.get(e["index"])
+        if f is not None:
+            diffs.append((e["payments"][k] - e["payments"][other]) - (f["payments"][k] - f["payments"][other]))
+    if not diffs:
+        print("arena_log: the runs hold no hand in common", file=sys.stderr)
+        return 2
+    mean, half = mean_ci(diffs)
+    differ = sum(1 for d in diffs if d)
+    la, lb, lo = ha["levels"][k], hb["levels"][k], ha["levels"][other]
+    print(f"({la} - {lo}) in {args.a} minus ({lb} - {lo}) in {args.b}: {len(diffs)} hands in common, "
+          f"{differ} differ: {mean:+.4f} [{mean - half:+.4f}, {mean + half:+.4f}] stakes a hand")
     return 0
 
 
@@ -130,10 +169,18 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--first", type=int, default=0, help="the first hand to play (a part of a split run)")
     run.add_argument("--expert-samples", type=int, default=None)
+    run.add_argument("--session", type=int, default=0,
+                     help="hands per session: each slot keeps a session memory of the others over that many hands")
     run.set_defaults(run=cmd_run)
     rep = sub.add_parser("report", help="the arena's tables for the hands in FILE")
     rep.add_argument("file", nargs="+", help="the run's file, or every part of a split run")
     rep.set_defaults(run=cmd_report)
+    cmp_ = sub.add_parser("compare", help="two runs of the same deals, hand by hand: how slot K - slot L moved")
+    cmp_.add_argument("a")
+    cmp_.add_argument("b")
+    cmp_.add_argument("--slot", type=int, default=0, help="the slot whose player differs (default 0)")
+    cmp_.add_argument("--against", type=int, default=1, help="the slot it is measured against (default 1)")
+    cmp_.set_defaults(run=cmd_compare)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -53,7 +53,7 @@ def test_expert_is_a_level_everywhere_levels_are_listed():
         make_player("expert", 3, samples=0)
 
 
-@pytest.mark.parametrize("players,preset", [(2, "standard"), (3, "waiting")])
+@pytest.mark.parametrize("players,preset", [(2, "standard"), (3, "waiting"), (2, "chicago"), (3, "deuces wild")])
 def test_expert_decides_the_same_when_the_hidden_cards_are_dealt_again(players, preset):
     """At every decision of seeded hands, the hidden cards are re-dealt twice consistently
     with expert's view: the view is the same, the real hands are not, and expert (same
@@ -156,12 +156,49 @@ def test_expert_searches_within_its_budget_and_reports_what_it_weighed():
 
 
 @pytest.mark.parametrize("preset", [p for p in PRESET_NAMES if Rules.preset(p).house])
-def test_expert_plays_legally_in_every_house_rule_preset(preset):
-    """Under section 9's house rules expert plays as hard does (its play-outs know only the
-    rules of sections 1-8): every action legal, every hand ended, nothing thrown."""
+def test_expert_plays_legally_in_every_house_rule_preset(preset, monkeypatch):
+    """Under section 9's house rules expert searches too (its play-outs run in the engine
+    under those rules): every action legal, every hand ended, nothing thrown, and it
+    really searched."""
     rules = Rules.preset(preset)
-    for i in range(3):
+    searched = []
+    original = ExpertPlayer.search
+
+    def counting(self, *args):
+        searched.append(1)
+        return original(self, *args)
+
+    monkeypatch.setattr(ExpertPlayer, "search", counting)
+    for i in range(4):
         game = Game.deal(rules, 3, i % 3, rng=random.Random(40 + i))
         bots = {0: expert(i), 1: make_player("hard", i), 2: expert(100 + i)}
         play_checked(game, bots)
         assert bots[0].fallbacks == bots[2].fallbacks == 0
+    assert len(searched) >= 4
+
+
+HOUSE_OPTIONS = [
+    {"face_values": "ranked"}, {"ace_in_runs": "low_or_high"}, {"wild_cards": "jokers", "jokers": 2},
+    {"wild_cards": "deuces_and_jokers", "jokers": 1, "wild_swap": True}, {"must_spread": "on"},
+    {"must_spread": "on_but_three_aces"}, {"hits_per_turn": 1}, {"hit_ends_turn": True},
+    {"take_must_be_used": True}, {"hit_bars_going_out": True, "waiting": True}, {"hit_spoils_tonk_out": True},
+    {"first_turn_tonk_out": "double_then_single"}, {"first_turn_tonk_out": "quadruple_two_spreads"},
+    {"run_out_pays": "double"}, {"double_double": True}, {"boobed": True}, {"drop_when": "any_time"},
+    {"slap": "first_to_slap"}, {"slap": "next_player_first"},
+    {"caught_pays": "catchers_only", "catchers_stakes": 4, "instant_hands": [{"hand": "49", "pays": 1, "when": "turn"}]},
+]
+
+
+@pytest.mark.parametrize("option", HOUSE_OPTIONS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())[:40])
+def test_expert_searches_and_plays_legally_under_each_house_option(option):
+    """Each option of section 9 alone: expert (searching, with the public house state in its
+    sampled games) plays arena hands to the end with every action legal (the arena
+    refuses a hand with an illegal choice), at 2 and 3 players."""
+    from engine.players.arena import play_hand
+
+    rules = Rules.from_dict({"preset": "standard", **option})
+    assert rules.house and ExpertPlayer(1).searches(rules)
+    for index in range(2):
+        result = play_hand(rules, ["expert", "hard", "normal"][: 2 + index], seed=5, index=index,
+                           options={"expert": {"samples": 4}})
+        assert abs(sum(result.payments)) < 1e-9

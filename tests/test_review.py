@@ -218,8 +218,8 @@ def test_an_illegal_action_a_wrong_seat_a_computer_and_house_rules_are_refused_i
     with pytest.raises(ReviewError) as caught:
         review(house, 0)
     assert str(caught.value) == (
-        "Reviews cover the rules of RULES.md sections 1-8: under this hand's house rules (section 9) the expert "
-        "has no look-ahead of its own (it plays as the hard player does), so there is no expert advice to price.")
+        "Reviews cover the rules of RULES.md sections 1-8: the review's look-ahead does not know this hand's house "
+        "rules (section 9), and its prices were checked without them, so it cannot price your choices here.")
     naturals = {**record, "side_bets": {"naturals": {"seats": [0, 1], "stake": 1, "pot_in": 0}}}
     Game.from_record(naturals)  # a record that replays
     with pytest.raises(ReviewError, match=r"^This hand had the naturals side bet \(RULES\.md section 10\): "):

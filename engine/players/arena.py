@@ -48,21 +48,40 @@ class HandResult:
     actions: int
 
 
+def seat_player(level: str, seed: int, options: dict):
+    """A level of the bot (`make_player`), or in the arena only one of the measuring
+    oracles of `engine.players.oracle`, which see hidden cards."""
+    from .oracle import MEASURING
+
+    if level in MEASURING:
+        return MEASURING[level](seed, **options)
+    return make_player(level, seed=seed, **options)
+
+
 def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int = 1,
-              times: dict | None = None, options: dict | None = None, cpu_times: dict | None = None) -> HandResult:
+              times: dict | None = None, options: dict | None = None, cpu_times: dict | None = None,
+              sessions: dict | None = None) -> HandResult:
     """Play hand `index` of an arena; `levels[slot]` is the level in each slot.
 
     `options`: per level, keyword options for its player (e.g. {"expert": {"samples": 20}}).
     `times` / `cpu_times` collect each level's wall-clock / CPU milliseconds per decision.
+    `sessions`: per slot, its `SessionMemory` of the session so far; players that use one
+    (expert) get theirs, and every slot's memory learns from its own seat's view of the
+    finished hand.
     """
     options = options or {}
     players = len(levels)
     dealer, slot_of_seat = hand_setup(seed, index, players)
     rng = random.Random(f"tonk-arena|{seed}|{index}")
     game = Game.deal(rules, [levels[slot_of_seat[s]] for s in range(players)], dealer, rng=rng, stake=stake)
-    bots = [make_player(levels[slot_of_seat[s]], seed=(seed * 1_000_003 + index) * 8 + slot_of_seat[s],
-                        **options.get(levels[slot_of_seat[s]], {}))
+    bots = [seat_player(levels[slot_of_seat[s]], (seed * 1_000_003 + index) * 8 + slot_of_seat[s],
+                        options.get(levels[slot_of_seat[s]], {}))
             for s in range(players)]
+    for s, bot in enumerate(bots):
+        if getattr(bot, "sees_game", False):  # a measuring oracle (engine.players.oracle): never at a real table
+            bot.game = game
+        if sessions is not None and hasattr(bot, "session"):
+            bot.session = (sessions[slot_of_seat[s]], slot_of_seat)
     steps = 0
     clock = time.perf_counter
     cpu_clock = time.thread_time
@@ -84,6 +103,9 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
         if steps > MAX_ACTIONS:
             raise RuntimeError(f"arena hand {index} did not end")
     out = game.outcome
+    if sessions is not None:
+        for s in range(players):
+            sessions[slot_of_seat[s]].learn(game.view(s), slot_of_seat)
     payments = [0.0] * players
     pushups = [0] * players
     for s in range(players):
@@ -95,12 +117,36 @@ def play_hand(rules: Rules, levels: list[str], seed: int, index: int, stake: int
     return HandResult(tuple(payments), tuple(pushups), out.kind, steps)
 
 
+def new_sessions(levels: list[str]) -> dict:
+    from .sessionmemory import SessionMemory
+
+    return {slot: SessionMemory(slot) for slot in range(len(levels))}
+
+
+def session_at(rules: Rules, levels: list[str], seed: int, index: int, session: int, stake: int = 1,
+               options: dict | None = None) -> dict | None:
+    """The slots' session memories as they stand before hand `index` (sessions are runs
+    of `session` hands, from hand 0: hands k*session to (k+1)*session - 1), by playing
+    the session's earlier hands again; None when `session` is 0 (no memory)."""
+    if not session:
+        return None
+    sessions = new_sessions(levels)
+    for i in range(index - index % session, index):
+        play_hand(rules, levels, seed, i, stake, None, options, None, sessions)
+    return sessions
+
+
 def _run_chunk(args) -> tuple[list[HandResult], dict, dict]:
-    rules_dict, levels, seed, start, stop, stake, options = args
+    rules_dict, levels, seed, start, stop, stake, options, session = args
     rules = Rules.from_dict(rules_dict)
     times: dict = {}
     cpu_times: dict = {}
-    results = [play_hand(rules, levels, seed, i, stake, times, options, cpu_times) for i in range(start, stop)]
+    sessions = session_at(rules, levels, seed, start, session, stake, options)
+    results = []
+    for i in range(start, stop):
+        if session and i % session == 0:
+            sessions = new_sessions(levels)
+        results.append(play_hand(rules, levels, seed, i, stake, times, options, cpu_times, sessions))
     return results, times, cpu_times
 
 
@@ -115,19 +161,22 @@ class ArenaResult:
     workers: int = 1
     cpu_times: dict = field(default_factory=dict)
     options: dict = field(default_factory=dict)
+    session: int = 0  # hands per session of the slots' session memories (0: none)
 
 
 def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers: int = 1,
-              stake: int = 1, options: dict | None = None) -> ArenaResult:
+              stake: int = 1, options: dict | None = None, session: int = 0) -> ArenaResult:
     """Play `hands` hands; split into contiguous chunks over `workers` processes.
-    `options`: per level, keyword options for its players (see `play_hand`)."""
+    `options`: per level, keyword options for its players (see `play_hand`).
+    `session`: hands per session of the slots' session memories (0: none); the results
+    are the same whatever `workers`."""
     options = {level: dict(opts) for level, opts in (options or {}).items()}
     started = time.perf_counter()
     rules_dict = rules.to_dict()
     workers = max(1, min(workers, hands or 1))
     chunks = max(workers * 4, 1) if workers > 1 else 1
     bounds = [hands * k // chunks for k in range(chunks + 1)]
-    jobs = [(rules_dict, list(levels), seed, bounds[k], bounds[k + 1], stake, options) for k in range(chunks)
+    jobs = [(rules_dict, list(levels), seed, bounds[k], bounds[k + 1], stake, options, session) for k in range(chunks)
             if bounds[k] < bounds[k + 1]]
     if workers > 1:
         import multiprocessing
@@ -146,7 +195,7 @@ def run_arena(hands: int, levels: list[str], rules: Rules, seed: int, *, workers
         for level, values in part_cpu.items():
             cpu_times.setdefault(level, []).extend(values)
     return ArenaResult(rules, list(levels), seed, results, times, time.perf_counter() - started, workers,
-                       cpu_times, options)
+                       cpu_times, options, session)
 
 
 def _no_fork() -> bool:
@@ -211,6 +260,8 @@ def report(result: ArenaResult, command: str | None = None) -> str:
         f"{n} hands, {len(result.levels)} players ({', '.join(result.levels)}), preset "
         f"{rules.closest_preset()}, seed {result.seed}, {result.workers} worker(s), {result.seconds:.1f} s"
     )
+    if result.session:
+        lines.append(f"session memory: each slot learns the others over sessions of {result.session} hands")
     for level, opts in result.options.items():
         if opts:
             lines.append(f"{level} options: " + ", ".join(f"{k}={v}" for k, v in sorted(opts.items())))
@@ -269,7 +320,8 @@ def report(result: ArenaResult, command: str | None = None) -> str:
     return "\n".join(lines)
 
 
-LEVEL_ORDER = {"expert": -1, "hard": 0, "normal": 1, "easy": 2}
+LEVEL_ORDER = {"oracle_stock": -4, "oracle": -3, "oracle_drop": -2, "oracle_veto": -1.5,  # measuring oracles
+               "expert": -1, "hard": 0, "normal": 1, "easy": 2}
 
 
 def _paired_table(series: dict, title: str, *, digits: int, excludes: bool) -> list[str]:

@@ -61,7 +61,7 @@ def cmd_arena(args: argparse.Namespace) -> int:
     if args.expert_time_cap is not None:
         expert["time_cap"] = args.expert_time_cap / 1000.0
     result = run_arena(args.hands, levels, rules, args.seed, workers=workers,
-                       options={"expert": expert} if expert else None)
+                       options={"expert": expert} if expert else None, session=max(args.session, 0))
     command = "python -m engine " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if args.show_command else None
     print(report(result, command))
     return 0
@@ -106,6 +106,8 @@ def add_commands(subparsers) -> None:
                        help="expert's search budget: sampled deals per decision (default: the level's)")
     arena.add_argument("--expert-time-cap", type=float, default=None, metavar="MS",
                        help="expert stops sampling a decision after this much CPU time (default: the level's)")
+    arena.add_argument("--session", type=int, default=0, metavar="N",
+                       help="sessions of N hands: each seat's session memory of the others (expert uses it)")
     arena.add_argument("--show-command", action="store_true", help="print the command line above the tables")
     arena.set_defaults(run=cmd_arena)
 

@@ -84,6 +84,7 @@ class ExpertPlayer(HardPlayer):
     # Play-out seats drop when their count is at most DROP_AT[turns they have played]
     # (5-card hands; scaled like the normal player's thresholds) plus this offset.
     rollout_offset = 0.0
+    house_search = True  # search under section 9's house rules too (False: play as hard there)
     # The drop decision (see `drop_decision`; measured in docs/BENCHMARKS.md). hard's opponent
     # model leans the hidden cards too far to low values for the hands that are still in
     # play at a drop decision (it was fitted on every hand, including those whose holders
@@ -110,6 +111,8 @@ class ExpertPlayer(HardPlayer):
             self.time_cap = time_cap
         self.last_search: dict | None = None  # candidate -> mean value, for the last searched decision
         self.last_drop: dict | None = None  # the figures behind the last drop decision
+        # (SessionMemory, each seat's key) of this seat's session, or None: see `sessionmemory`
+        self.session = None
 
     def __repr__(self) -> str:
         return f"ExpertPlayer(seed={self.seed!r}, samples={self.samples})"
@@ -121,9 +124,7 @@ class ExpertPlayer(HardPlayer):
         self.last_values = None
         self.last_drop = None
         default = super().start_turn(view, memory)  # hard's choice: kept unless the search finds better
-        if view.rules.house:
-            # the play-outs' quick policy knows only the rules of sections 1-8: under the
-            # house rules of section 9 expert plays as hard does (house.house_play after the draw)
+        if not self.searches(view.rules):
             self.last_search = None
             return default
         hard_choice = default
@@ -152,6 +153,13 @@ class ExpertPlayer(HardPlayer):
             self.last_search["default"] = _label([hard_choice])
             self.last_search["chosen"] = _label([chosen])
         return chosen
+
+    def searches(self, rules) -> bool:
+        """Does expert search under these rules, or play as hard? (Under the house rules of
+        section 9 the play-outs run in the engine with them, the quick policy falling back
+        to any legal action where a house rule refuses it; see docs/BENCHMARKS.md round 10
+        for the presets measured.)"""
+        return not rules.house or self.house_search
 
     def drop_decision(self, view: SeatView, memory: Memory) -> bool:
         """Drop now? The drop's mean payment comes from the learned model of the opponents'
@@ -197,7 +205,7 @@ class ExpertPlayer(HardPlayer):
         return TAKE if take_score is not None and take_score < draw_score - 0.5 else DRAW
 
     def plan_turn(self, view: SeatView, memory: Memory) -> list[Action]:
-        if view.rules.house:  # as in start_turn: hard's plan under section 9's house rules
+        if not self.searches(view.rules):  # as in start_turn: hard's plan
             self.last_search = None
             return super().plan_turn(view, memory)
         plans = self.ranked_plans(list(view.hand), view, memory, self.plans)
@@ -215,7 +223,7 @@ class ExpertPlayer(HardPlayer):
         (hard's choice) only when its gain on the same deals is clearly more than noise:
         at least `min_gain` stakes and `confidence` standard errors."""
         started = time.thread_time()
-        estimate = Estimate(self, view, memory)
+        estimate = self.deals(view, memory)
         values: list[list[float]] = [[] for _ in candidates]
         done = 0
         batch = 8
@@ -242,6 +250,27 @@ class ExpertPlayer(HardPlayer):
         self.last_search["chosen"] = _label(candidates[chosen])
         return chosen
 
+    def session_offsets(self, view: SeatView) -> list[float] | None:
+        """Per seat, how much higher than the play-outs' drop counts that opponent drops,
+        from the session memory (`self.session`: (SessionMemory, keys by seat)); None
+        without one."""
+        if self.session is None:
+            return None
+        learned, keys = self.session
+        return [0.0 if j == view.seat else learned.drop_offset(keys[j]) for j in range(len(view.players))]
+
+    def session_offset(self, view: SeatView, j: int) -> float:
+        if self.session is None:
+            return 0.0
+        learned, keys = self.session
+        return learned.drop_offset(keys[j])
+
+    def deals(self, view: SeatView, memory: Memory):
+        """Where the search's deals of the hidden cards come from: `sample_hands(k)` of
+        hard's model, built from the seat view alone (the measuring oracles of
+        `oracle` replace it with the true cards)."""
+        return Estimate(self, view, memory)
+
     def play_out(self, view: SeatView, memory: Memory, estimate: Estimate, hands, stock,
                  actions: list[Action], seed: int) -> float:
         """Play `actions` (then this seat's plan if it drew or took) on one sampled deal,
@@ -263,7 +292,7 @@ class ExpertPlayer(HardPlayer):
                 game.apply(seat, action)
                 if game.outcome is not None:
                     return utility(game.outcome, seat, view.rules.scoring, view.stake)
-        Rollout(game, memory, random.Random(seed), self.rollout_offset).run()
+        Rollout(game, memory, random.Random(seed), self.rollout_offset, self.session_offsets(view)).run()
         if game.outcome is None:  # pragma: no cover - a play-out always ends
             return 0.0
         return utility(game.outcome, seat, view.rules.scoring, view.stake)
@@ -303,7 +332,39 @@ def sampled_game(view: SeatView, memory: Memory, hands, stock) -> Game:
     game.turns = sum(memory.turns)
     game.log = []
     game.outcome = None
+    if game.house is not None:
+        _house_state(game, view, memory)
     return game
+
+
+def _house_state(game: Game, view: SeatView, memory: Memory) -> None:
+    """The public part of the house rules' state (`Game.hs`), read from the view's history:
+    each seat's turns (first turn tonk out, claims in turn), hits this turn (hits per
+    turn), the card taken this turn (take must be used), who hit (hit spoils tonk out) and
+    the wild cards swapped into hands. Slap windows stay closed (the play-outs do not
+    slap) and no seat is boobed."""
+    hs = game.hs
+    n = len(view.players)
+    hs.own_turns = [memory.turns[s] + (s == view.turn and view.phase == START) for s in range(n)]
+    hs.hit_any = [False] * n
+    hs.swaps = []
+    hits = 0
+    taken = None
+    for event in view.history:
+        verb = event.action.verb
+        if verb in ("hit", "swap", "slap"):
+            hs.hit_any[event.seat] = True
+            if verb == "swap" and event.card is not None:
+                hs.swaps.append(event.card)
+        if verb in ("draw", "take", "drop"):
+            hits = 0
+            taken = memory.taken[event.seat][-1] if verb == "take" and memory.taken[event.seat] else None
+        elif verb in ("hit", "swap") and event.seat == view.turn:
+            hits += 1
+    if view.phase == PLAY:
+        hs.hits_this_turn = hits
+        if view.rules.take_must_be_used and taken is not None and taken in view.hand:
+            hs.taken = taken
 
 
 def _spreads_this_turn(view: SeatView) -> int:
@@ -320,9 +381,10 @@ def _spreads_this_turn(view: SeatView) -> int:
 class Rollout:
     """Every seat plays by a quick rule policy until the hand ends."""
 
-    __slots__ = ("game", "layout", "rng", "turns", "n", "scale", "offset")
+    __slots__ = ("game", "layout", "rng", "turns", "n", "scale", "offset", "offsets")
 
-    def __init__(self, game: Game, memory: Memory, rng: random.Random, offset: float):
+    def __init__(self, game: Game, memory: Memory, rng: random.Random, offset: float,
+                 offsets: list[float] | None = None):
         self.game = game
         self.layout: Layout = memory.layout
         self.rng = rng
@@ -330,9 +392,11 @@ class Rollout:
         self.n = memory.n
         self.scale = count_scale(game.rules)
         self.offset = offset
+        self.offsets = offsets  # per seat, learned over the session (count points, 5-card hands)
 
     def threshold(self, seat: int) -> float:
-        return DROP_AT[min(self.turns[seat], len(DROP_AT) - 1)] * self.scale + self.offset
+        extra = self.offsets[seat] if self.offsets is not None else 0.0
+        return (DROP_AT[min(self.turns[seat], len(DROP_AT) - 1)] + extra) * self.scale + self.offset
 
     def run(self) -> None:
         game = self.game

@@ -102,6 +102,11 @@ class HardPlayer(ComputerPlayer):
             return DRAW
         return TAKE if prefer_take else DRAW
 
+    def session_offset(self, view: SeatView, j: int) -> float:
+        """How much higher than hard opponent `j` drops, learned over a session (count
+        points; expert's session memory). hard keeps no memory across hands: 0."""
+        return 0.0
+
     def feed(self, card, view: SeatView, memory: Memory) -> float:
         """The normal feeding penalty, plus the danger that my discard lets the next
         player go out: with few cards left, taking a card that makes a spread with two
@@ -391,7 +396,7 @@ class Estimate:
         n = memory.n
         played = memory.turns[j]
         threshold = max(BASE[n] - SLOPE[n] * max(played - 1, 0), FLOOR[n])
-        return threshold * count_scale(view.rules) + self.player.opponent_offset
+        return (threshold + self.player.session_offset(view, j)) * count_scale(view.rules) + self.player.opponent_offset
 
 
 def _index(card) -> int:
