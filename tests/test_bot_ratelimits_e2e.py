@@ -35,7 +35,10 @@ async def test_a_busy_table_loses_no_update_and_meets_no_429(fake_discord, bot_p
     assert fake.rate_limit_hits == []  # every bucket's advertised limit was respected
     edits = [r.at for r in fake.requests_to("PATCH /channels/{channel_id}/messages/{message_id}")]
     busiest = max(sum(1 for t in edits if start <= t < start + 5.0) for start in edits)
-    assert busiest == 5  # the channel's bucket was used to its limit, and never past it
+    # the channel's bucket was used to its limit (never past it: no 429 above). Its windows are fixed,
+    # as Discord's are (5 edits, then a new window of 5 s from the next one), so a sliding 5 s may
+    # hold up to 9 edits that the bucket allowed: the ping's deadline edit shares it with the table's
+    assert busiest >= 5
 
 
 def _alice_total(table) -> int | None:

@@ -78,7 +78,8 @@ class FakeHTTPError(Exception):
 
 @dataclass(frozen=True)
 class RequestRecord:
-    """One REST request as the fake answered it; `at` is on the fake clock."""
+    """One REST request as the fake answered it; `at` is when it arrived (before its rate limit check and
+    its handling), on the fake clock."""
 
     method: str
     route: str
@@ -159,6 +160,7 @@ class RestAPI:
         route = f"{request.method} {template[len(API):]}"
         major = "+".join(match[k] for k in ("channel_id", "guild_id", "webhook_id", "webhook_token") if k in match)
         retry_after = None
+        received = self.clock.now()  # when the request arrived: what its rate limit bucket counted
         try:
             if resource is None:
                 raise FakeHTTPError(404, 0, "404: Not Found", violation="unsupported_route",
@@ -183,7 +185,7 @@ class RestAPI:
                               error.interaction)
             response = _json(error.body, status=error.status)
         self.requests.append(RequestRecord(request.method, route, request.path_qs, response.status,
-                                           self.clock.now(), retry_after))
+                                           received, retry_after))
         self._notify()
         return response
 
