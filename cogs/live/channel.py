@@ -29,7 +29,7 @@ from bot.table import Table
 
 from cogs import pictures, render
 from cogs.live.clock import TurnClock
-from cogs.live.runtime import LivePart, TableRuntime
+from cogs.live.runtime import LivePart, TableRuntime, start_task
 
 log = logging.getLogger("cogs.live")
 PERMISSION_RETRY_SECONDS = 10.0
@@ -145,8 +145,7 @@ class ChannelFollower(LivePart):
                 await dm.send(render.stuck_text(missing, table.channel_id, host=True))
             except (discord.HTTPException, OSError, aiohttp.ClientError) as error:
                 log.info("table %s: could not tell the host by direct message (%s)", runtime.table_id, error)
-        if channel.recover is None or channel.recover.done():
-            channel.recover = asyncio.create_task(self._try_again(runtime), name=f"tonk-recover-{runtime.table_id}")
+        start_task(channel, "recover", self._try_again(runtime), f"tonk-recover-{runtime.table_id}")
 
     async def _try_again(self, runtime: TableRuntime) -> None:
         await asyncio.sleep(PERMISSION_RETRY_SECONDS)

@@ -32,6 +32,7 @@ import discord
 
 from bot.table import Played, Table
 from engine import Card
+from engine.help import plural
 
 from cogs import pictures, render
 from cogs.live.clock import TurnClock, my_hand_view
@@ -280,8 +281,7 @@ class LiveHands(LivePart):
             done, late = await asyncio.wait(tasks, timeout=timeout)
             for task in late:
                 task.cancel()
-            log.info("retired %d live hand%s as the bot stops (%d too late)", len(done), "" if len(done) == 1 else "s",
-                     len(late))
+            log.info("retired %s as the bot stops (%d too late)", plural(len(done), "live hand"), len(late))
 
     async def _retire(self, runtime: TableRuntime, user_id: int, hand: LiveHand, *, stopping: bool = False) -> None:
         """The hand's token is about to expire (Discord's 15 minutes after the click that lent it),
