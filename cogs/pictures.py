@@ -50,6 +50,8 @@ again): at 200 tables 32 were replaced within seconds, and held half a megabyte 
 STAMPS = 256
 """Text stamps kept: 2048 held about 3 KiB of name stamps for each of 200 tables, half the memory a
 table cost the bot, for about a tenth of a millisecond saved each time a table's picture changes."""
+WIDTHS = 4096
+"""Text widths kept (an int each: every table's names, and the shared labels)."""
 EVERY_CARD = tuple(Card.by_index(i) for i in range(52 + MAX_JOKERS))
 SUIT_OF_SYMBOL = {suit.symbol: suit for suit in Suit}
 log = logging.getLogger(__name__)
@@ -240,7 +242,7 @@ def _text_stamp(text: str, size: int, fill, anchor: str):
     Text with a red suit or an emoji in colour is RGBA."""
     pieces = _pieces(text)
     pip = round(size * TEXT_PIP)
-    width = sum(pip + 2 if isinstance(p, Suit) else fonts.text_length(p, size) for p in pieces)
+    width = text_width(text, size)
     m = fonts.metrics(size)
     ascent, descent = m.ascent, m.descent
     if width <= 0:
@@ -315,9 +317,13 @@ def _palette() -> Image.Image:
     return strip.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
+@lru_cache(maxsize=WIDTHS)
 def text_width(text: str, size: int) -> int:
-    stamp, _, _ = _text_stamp(text, size, TEXT, "la")
-    return 0 if stamp is None else stamp.width
+    """How wide `text` is drawn at `size` (its stamp's width), measured without drawing it: a
+    table's picture measures each name to fit it, and 200 tables' names are more than the stamps
+    kept (`STAMPS`), so measuring by drawing drew most names twice."""
+    pip = round(size * TEXT_PIP)
+    return max(0, sum(pip + 2 if isinstance(p, Suit) else fonts.text_length(p, size) for p in _pieces(text)))
 
 
 def fit(text: str, size: int, width: int) -> str:
@@ -735,6 +741,7 @@ def clear_text() -> None:
     """Forget every text drawn (after the font chain changed: tests that remove a font)."""
     clear_cache()
     _text_stamp.cache_clear()
+    text_width.cache_clear()
 
 
 # ---------------------------------------------------------------------------- from the engine
