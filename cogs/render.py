@@ -9,11 +9,11 @@ leak one. The engine decides what is legal; this module only shows it.
 from __future__ import annotations
 
 import io
-import json
 from dataclasses import replace
 from typing import Any
 
 import discord
+import orjson
 
 from bot.commands import play_value
 from bot.sidebets import SIDE_BET_NAMES, PublicSideBet, side_bets_words
@@ -113,8 +113,8 @@ def look(message: dict[str, Any]) -> int:
     caller follows itself): two messages with the same look need no edit from one to the other."""
     embed = message.get("embed")
     view = message.get("view")
-    return hash((message.get("content"), json.dumps(embed.to_dict(), sort_keys=True) if embed else None,
-                 json.dumps(view.to_components(), sort_keys=True) if view else None))
+    return hash((message.get("content"), orjson.dumps(embed.to_dict(), option=orjson.OPT_SORT_KEYS) if embed else None,
+                 orjson.dumps(view.to_components(), option=orjson.OPT_SORT_KEYS) if view else None))
 
 
 def as_new(message: dict[str, Any]) -> dict[str, Any]:
