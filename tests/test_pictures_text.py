@@ -259,6 +259,17 @@ def test_a_character_no_font_has_is_a_visible_code_point_box_and_logged(caplog):
     assert caplog.text.count("U+F0001") == 1  # logged once, not at every picture
 
 
+def test_a_text_is_measured_as_wide_as_it_is_drawn():
+    # fit() measures names without drawing them (text_width, from fonts.text_length): the measure
+    # must be where drawing them ends, or a name would be cut too early or run past its seat
+    texts = [name for names in NAMES.values() for name in names] + list(MIXED) + ["\U000F0001 odd", "count 7"]
+    for size in (14, 20, 26):
+        for text in texts:
+            scratch = Image.new("L", (4000, 3 * size), 0)
+            assert fonts.draw(scratch, 0, 2 * size, text, size, 255) == fonts.text_length(text, size), (text, size)
+            assert pictures.text_width(text, size) == fonts.text_length(text, size)
+
+
 def test_names_are_shortened_at_a_grapheme_with_an_ellipsis():
     names = ["👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧 family", "Nguye\u0302\u0303n Nguye\u0302\u0303n Nguye\u0302\u0303n",
              "प्रिया शर्मा प्रिया शर्मा", "🇯🇵🇫🇷🇩🇪🇧🇷🇮🇳🇰🇷"]
