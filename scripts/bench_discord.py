@@ -436,7 +436,8 @@ async def testbot_counter(driver: Driver, member: FakeMember, others: list[FakeM
 
 
 def harness_collector_off() -> None:
-    """Over a measured window the harness's cyclic garbage collector is off (collected first).
+    """Over a measured window the harness's cyclic garbage collector is off: collected once as the
+    warm-up begins (a collection there stops the harness too, but no click it times is in flight).
     The fake keeps every request it served, so its full collections grew to 87-321 ms by the
     trivial bot's window: the harness stopped, and the clicks it was timing waited with it (the
     trivial bot's p99 was 222 ms, its median 3 ms). Reference counting still frees nearly all."""
@@ -583,6 +584,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
 
         # play: every table at once; the measured window starts after the warm-up
         drivers = [asyncio.create_task(play(driver, t)) for t in tables]
+        harness_collector_off()
         await asyncio.sleep(args.warmup)
         result["rss_with_tables_kib"] = await steady_rss(pid)
         print(f"RSS with {args.tables} tables in play: {result['rss_with_tables_kib'] / 1024:.1f} MiB", flush=True)
@@ -594,7 +596,6 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
                  "--nonblocking", *([] if args.py_spy_threads else ["--gil"]), "--format", "raw",
                  "--output", str(args.py_spy)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        harness_collector_off()
         start = time.perf_counter()
         bot_cpu0, own_cpu0, busy0 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
         hands0 = sum(t.hands_ended for t in tables)
@@ -695,8 +696,8 @@ async def run_testbot(args: argparse.Namespace, workdir: Path) -> dict:
         drivers = [asyncio.create_task(testbot_counter(driver, seating[i][0], seating[i][1:], m,
                                                        random.Random(args.seed * 7 + i)))
                    for i, m in messages]
-        await asyncio.sleep(args.warmup)
         harness_collector_off()
+        await asyncio.sleep(args.warmup)
         start = time.perf_counter()
         bot_cpu0, own_cpu0 = cpu_seconds(pid), own_cpu_seconds()
         await asyncio.sleep(args.baseline_seconds)
@@ -798,9 +799,9 @@ async def run_shards(args: argparse.Namespace, workdir: Path) -> dict:
         seconds = await deal_all(driver, tables, args.setup_concurrency)
         print(f"{len(tables)} tables opened, joined and dealt in {seconds:.1f} s", flush=True)
         drivers = [asyncio.create_task(play(driver, t)) for t in tables]
+        harness_collector_off()
         await asyncio.sleep(args.warmup)
         result["rss_with_tables_kib"] = [await steady_rss(pid) for pid in pids]
-        harness_collector_off()
         start = time.perf_counter()
         cpu0, own0, busy0 = [cpu_seconds(pid) for pid in pids], own_cpu_seconds(), machine_busy()
         hands0 = sum(t.hands_ended for t in tables)
