@@ -11,6 +11,7 @@ are handed to the listeners (the cog's live tables). The rules live in the engin
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 import random
@@ -284,7 +285,9 @@ class TableService:
             turn = table.computer_turn()
             if turn is None:
                 return None
-            action = await asyncio.to_thread(choose, *turn) if turn[0].searches else choose(*turn)
+            session = table.computer_session()
+            call = functools.partial(choose, *turn, **({"session": session} if session is not None else {}))
+            action = await asyncio.to_thread(call) if turn[0].searches else call()
             return ComputerPlay(table.turn_key, action)  # type: ignore[arg-type]
 
         return await self._operate(table_id, None, decide)
@@ -334,11 +337,15 @@ class TableService:
         this server (so through the whole of their first hand, and never again)."""
         return first_hand_hint(table.rules) if await self.is_new(table.guild_id, user_id) else None
 
-def computer_choice(level: Level, seed: int, view) -> Action:
-    """What a computer player of `level` plays from its seat's view (and nothing else)."""
+def computer_choice(level: Level, seed: int, view, session=None) -> Action:
+    """What a computer player of `level` plays from its seat's view (and nothing else); `session`:
+    its session memory and each seat's key (`Table.computer_session`), for a level that keeps one."""
     from engine.players import make_player
 
-    return make_player(str(level), seed=seed).choose(view)
+    player = make_player(str(level), seed=seed)
+    if session is not None:
+        player.session = session
+    return player.choose(view)
 
 
 def computer_slaps(table: Table) -> list[tuple[float, int, Slap]]:

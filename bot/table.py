@@ -30,6 +30,7 @@ from engine import (DRAW, DROP, KINDS, START, Action, Card, Discard, Draw, Drop,
 from engine.game import MAX_PLAYERS, MIN_PLAYERS
 from engine.help import changed_rules, plain_refusal
 from engine.house import SLAP_DISCARD
+from engine.players.sessionmemory import SessionMemory
 from engine.session import seat_newcomer
 
 from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, ComputerPlay, ComputerSlap, End,
@@ -71,6 +72,12 @@ class Level(StrEnum):
     def searches(self) -> bool:
         """Whether a decision at this level is a search (up to its time budget, about 0.2 s of
         CPU): the bot makes those in a worker thread, off the event loop."""
+        return self is Level.EXPERT
+
+    @property
+    def remembers(self) -> bool:
+        """Whether a computer player of this level keeps a session memory: what it learned of
+        each other player over the table's hands (engine/players/sessionmemory.py)."""
         return self is Level.EXPERT
 
 
@@ -420,6 +427,9 @@ class Table:
     ledger books it with the hand). Empty when no pot was won."""
     big_one: BigOne = field(default_factory=BigOne)
     """The big one, if the host called it (bot/bigone.py)."""
+    memories: tuple[tuple[str, str], ...] = ()
+    """Each remembering computer seat's session memory (`Level.remembers`), as (its `seat_key`,
+    the memory's JSON): learned from that seat's own view of every hand it finished here."""
     _views: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     """The seats' views and the public view of this table, each built once (a table is frozen;
     `replace` makes a new one with none built)."""
@@ -880,6 +890,39 @@ class Table:
         seed = hash((self.id, self.hand_number, len(game.log))) & 0xFFFFFFFF  # type: ignore[union-attr]
         return self.seats[seat].computer_level, seed, game.view(seat)  # type: ignore[union-attr]
 
+    def seat_key(self, seat: int) -> str:
+        """Who sits in `seat`, as a session memory names them: a person by user id (a seat taken
+        over by a computer is still that person's), a computer player by its name."""
+        s = self.seats[seat]
+        return f"user:{s.user_id}" if s.user_id is not None else f"computer:{s.name}"
+
+    def computer_session(self) -> tuple[SessionMemory, list[str]] | None:
+        """The session memory of the computer player to act, with the key of each seat, when its
+        level keeps one (`Level.remembers`); None otherwise."""
+        if not self.is_computer_turn:
+            return None
+        seat = self.game.to_act  # type: ignore[union-attr]
+        if self.seats[seat].kind is not SeatKind.COMPUTER or not self.seats[seat].computer_level.remembers:
+            return None
+        key = self.seat_key(seat)
+        data = dict(self.memories).get(key)
+        memory = SessionMemory.from_dict(json.loads(data)) if data else SessionMemory(key)
+        return memory, [self.seat_key(i) for i in range(len(self.seats))]
+
+    def _learned(self, game: Game) -> "Table":
+        """After a hand: each remembering computer seat learns from its own view of it (and from
+        nothing else); the memories of computer players no longer seated go."""
+        keys = [self.seat_key(i) for i in range(len(self.seats))]
+        kept = {key: data for key, data in self.memories if key in keys}
+        for i, seat in enumerate(self.seats):
+            if seat.kind is SeatKind.COMPUTER and seat.computer_level.remembers:
+                data = kept.get(keys[i])
+                memory = SessionMemory.from_dict(json.loads(data)) if data else SessionMemory(keys[i])
+                memory.learn(game.view(i), keys)
+                kept[keys[i]] = json.dumps(memory.to_dict())
+        memories = tuple(sorted(kept.items()))
+        return self if memories == self.memories else replace(self, memories=memories)
+
     def computer_play(self, choose: Callable[[Level, int, Any], Action]) -> tuple["Table", list[Event]]:
         """If a computer plays the seat to act, make one play; `choose(level, seed, seat_view)` picks it."""
         turn = self.computer_turn()
@@ -980,7 +1023,8 @@ class Table:
         side_bets, settled = self.side_bets.settled(game, [s.user_id for s in self.seats])
         seats = tuple(replace(s, total=s.total + pay + side, pushups=s.pushups + push)
                       for s, pay, push, side in zip(self.seats, out.payments, out.pushups, settled or repeat(0)))
-        table = replace(self, status=Status.BETWEEN_HANDS, seats=seats, side_bets=side_bets, side_settled=settled)
+        table = replace(self, status=Status.BETWEEN_HANDS, seats=seats, side_bets=side_bets,
+                        side_settled=settled)._learned(game)
         events = events + [HandOver(self.hand_number, self.hand_id, out)]
         staying = [s for s in seats if not s.leaving]
         if len(staying) < len(seats) and (len(staying) < MIN_PLAYERS or not any(s.is_human for s in staying)):
@@ -1110,6 +1154,7 @@ class Table:
             "ping": {"message_id": self.ping.message_id, "turn": self.ping.turn} if self.ping else None,
             "side_bets": self.side_bets.to_json() if self.side_bets != SideBets() else None,
             "side_settled": list(self.side_settled), "big_one": self.big_one.to_json(),
+            **({"memories": dict(self.memories)} if self.memories else {}),
         }
 
     @classmethod
@@ -1148,6 +1193,7 @@ class Table:
             timer_plays=tuple(book.get("timer_plays") or ()), version=version,
             side_bets=SideBets.from_json(book.get("side_bets")), side_settled=tuple(book.get("side_settled") or ()),
             big_one=BigOne.from_json(book.get("big_one")),
+            memories=tuple(sorted((str(k), str(v)) for k, v in (book.get("memories") or {}).items())),
         )
 
     def bookkeeping_columns(self) -> dict[str, Any]:

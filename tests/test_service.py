@@ -193,12 +193,14 @@ async def test_an_expert_computer_thinks_off_the_event_loop_and_plays_a_whole_ha
     loop_thread = threading.get_ident()
     other_table_ran = threading.Event()
     thinking_threads = []
+    sessions = []
 
-    def slow_expert(level, seed, seat_view):
+    def slow_expert(level, seed, seat_view, session=None):
         # while the expert "thinks", the event loop must go on serving other coroutines
         thinking_threads.append(threading.get_ident())
         assert other_table_ran.wait(timeout=10), "the event loop was blocked while the expert thought"
-        return computer_choice(level, seed, seat_view)
+        sessions.append(session)
+        return computer_choice(level, seed, seat_view, session)
 
     async def another_table():
         await asyncio.sleep(0)
@@ -218,6 +220,8 @@ async def test_an_expert_computer_thinks_off_the_event_loop_and_plays_a_whole_ha
             view = await play(service, view.id, ALICE, action.verb, play_value(action))
     assert computer_plays >= 1 and len(thinking_threads) == computer_plays
     assert loop_thread not in thinking_threads
+    # it decided with its session memory (empty in the table's first hand), keyed by who sits where
+    assert all(s is not None and s[1] == ["user:1", "computer:Goblin (expert)"] for s in sessions)
     async with db.sessions() as session:
         assert await balance_total(session, guild_id=GUILD) == 0
         assert len(await recent_hands(session, guild_id=GUILD, limit=5)) >= 1

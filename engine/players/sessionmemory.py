@@ -18,7 +18,7 @@ in expert's drop decision) let that opponent drop at its own counts.
 
 It is small (at most `KEEP` pairs of small integers per opponent) and plain data:
 `to_dict()` / `from_dict()` carry it between hands (the arena keeps it for a session
-of hands with the same seats; a Discord table would keep one per computer seat).
+of hands with the same seats; a Discord table keeps one per expert seat: `Table.memories` in bot/table.py).
 """
 
 from __future__ import annotations
