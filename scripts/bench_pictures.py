@@ -6,6 +6,7 @@ picture after every action, so the inputs are the ones a live table would render
     python scripts/bench_pictures.py                # 300 states per kind, seed 1
     python scripts/bench_pictures.py --states 1000 --seed 2
     python scripts/bench_pictures.py --names world  # players named in many scripts, with emoji
+    python scripts/bench_pictures.py --names fresh  # names new to every picture, as with 200 tables at once
 
 Figures, each in CPU milliseconds of this process (time.process_time, so other jobs on
 a shared machine weigh less than with wall time), p50 / p99 / max:
@@ -25,6 +26,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -64,6 +66,20 @@ def states(count: int, seed: int, world: bool = False):
     return out
 
 
+def fresh_names(samples, seed: int):
+    """Each state's players renamed with names no other state has ("Member 123456")."""
+    rng = random.Random(seed)
+    out = []
+    for table, hand in samples:
+        names = {seat.name: f"Member {rng.randrange(10**6):06d}" for seat in table.seats}
+        seats = tuple(replace(seat, name=names[seat.name]) for seat in table.seats)
+        spreads = tuple(replace(spread, owner=names.get(spread.owner, spread.owner)) for spread in table.spreads)
+        owner = hand.title.removesuffix("'s hand")
+        title = f"{names[owner]}'s hand" if owner in names else hand.title
+        out.append((replace(table, seats=seats, spreads=spreads), replace(hand, title=title)))
+    return out
+
+
 def timed(render, picture) -> tuple[float, object]:
     start = time.process_time()
     result = render(picture)
@@ -89,10 +105,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--states", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--names", choices=("latin", "world"), default="latin",
-                        help="'Player 1'... (the default) or names in many scripts and emoji")
+    parser.add_argument("--names", choices=("latin", "world", "fresh"), default="latin",
+                        help="'Player 1'... (the default), names in many scripts and emoji, or names no "
+                             "picture before had (200 tables' players outnumber the text stamps kept)")
     args = parser.parse_args()
     samples = states(args.states, args.seed, args.names == "world")
+    if args.names == "fresh":
+        samples = fresh_names(samples, args.seed)
     print(f"machine: {os.cpu_count()} cores, {cpu_model()}, Python {platform.python_version()}, "
           f"Pillow {pictures.Image.__version__}")
     print(f"{len(samples)} states, seed {args.seed}, {args.names} names; CPU ms per picture")
