@@ -198,6 +198,29 @@ async def test_with_pictures_off_messages_carry_text_only_and_turning_them_on_sh
                         what="the table's picture once pictures are on")
 
 
+async def test_with_pictures_off_another_players_draw_edits_no_hand(fake_discord, bot_process, tmp_path):
+    # text-only hands are edited only when their text changes, as hands with pictures are: another
+    # player's draw changes nothing a watcher's hand shows (the edit said "remove the files" each time)
+    fake = fake_discord
+    await start_bot(bot_process, tmp_path)
+    await ack(await fake.slash("admin", "tonk", "tonk-admin settings", pictures=False))
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    player = turn_name(table).lower()
+    watcher = "bob" if player == "alice" else "alice"
+    watching = await open_hand(fake, watcher, table)
+    edits = watching.edits
+    stock = field(table, "Stock")
+    hand = await open_hand(fake, player, table)
+    await ack(await fake.click(player, button(hand, "Draw")))
+    await fake.wait_for(lambda: DRAWN in hand.text, what="the draw")
+    await fake.wait_for(lambda: field(table, "Stock") != stock, timeout=10, what="the table to show the draw")
+    await pick(fake, player, hand, menu(hand, "discard"), menu(hand, "discard").options[0].value)
+    await fake.wait_for(lambda: "Your turn" in watching.text, timeout=10, what="the watcher's hand to follow")
+    assert watching.edits == edits + 1 and not watching.attachments
+
+
 async def test_another_players_move_edits_a_hand_and_keeps_its_picture(fake_discord, bot_process, tmp_path):
     fake = fake_discord
     _, table, player = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))

@@ -250,7 +250,9 @@ class LiveHands(LivePart):
                 del hands.live[user_id]
             hand.moves = table.moves
             look = render.look(message)
-            if "attachments" not in message and look == hand.look:
+            # the files stay as they are: kept, or none before and none now (pictures off here)
+            same_files = "attachments" not in message or (not message["attachments"] and hand.picture is None)
+            if same_files and look == hand.look:
                 return  # another player's move changed nothing this hand shows (a draw): no edit
             hand.picture = None  # not known until the edit lands
             hand.look = None
