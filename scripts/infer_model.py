@@ -3,7 +3,7 @@
     python scripts/infer_model.py gen FILE --players 2 --seats hard,hard --preset standard --hands 2000 --seed 61
     python scripts/infer_model.py fit-drops FILE [FILE ...]      # the drop curve (infer.DROP_CURVE)
     python scripts/infer_model.py fit-discards FILE [FILE ...]   # the discard model's tau / connect / low_feed
-    python scripts/infer_model.py calib FILE [FILE ...] [--particles 300] [--tau 1.5] ...
+    python scripts/infer_model.py calib FILE [FILE ...] --history --prior uniform --tau 3 --blend [--every 16] ...
 
 `gen` plays self-play hands with the given levels (rotated round the table, every deal and
 player seeded from --seed and the hand, as scripts/count_model.py does) and keeps:
@@ -34,7 +34,6 @@ sys.path.insert(0, str(ROOT))
 
 from engine import Game, Rules  # noqa: E402
 from engine.actions import DROP  # noqa: E402
-from engine.cards import count  # noqa: E402
 from engine.game import START  # noqa: E402
 from engine.outcome import settle_drop  # noqa: E402
 from engine.players import countmodel as cm  # noqa: E402
@@ -168,7 +167,7 @@ def cmd_calib(args) -> int:
                           model=args.model, combo=args.combo, history=args.history, depth=args.depth)
     for name in args.files:
         data = load([name])
-        positions = data["positions"][:: args.every]
+        positions = data["positions"][args.offset:: args.every]
         truth, learned, inferred = [], [], []
         for k, pos in enumerate(positions):
             game = Game.from_json(pos["game"])
@@ -217,6 +216,7 @@ def main(argv=None) -> int:
     calib = sub.add_parser("calib")
     calib.add_argument("files", nargs="+")
     calib.add_argument("--every", type=int, default=1, help="score every k-th position")
+    calib.add_argument("--offset", type=int, default=0, help="... from this one")
     d = infer.DEFAULT
     calib.add_argument("--particles", type=int, default=d.particles)
     calib.add_argument("--tau", type=float, default=d.tau)

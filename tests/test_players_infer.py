@@ -185,6 +185,7 @@ def test_expert_with_the_inference_decides_the_same_when_the_hidden_cards_are_de
             if seat == 0:
                 view = game.view(0)
                 redealt = [redeal_hidden(game, 0, random.Random(hand * 100 + steps + k)) for k in range(2)]
+                assert all(g.view(0) == view for g in redealt)
                 seed = hand * 1000 + steps
                 players_ = [make_player("expert", seed, samples=4, time_cap=float("inf"), infer_weight=0.5)
                             for _ in range(3)]

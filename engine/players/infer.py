@@ -1,33 +1,37 @@
 """Inference from what the opponents did: each opponent's hidden cards weighed by how
-likely its own last decisions were under a model of its play (issue 25).
+likely its own decisions were under a model of its play (issue 25).
 
 The learned count model (`countmodel`) reads an opponent's public features (turns, last
-take, the value buckets of its last two discards, ...) as a lookup. This module instead
-asks, for each candidate hidden hand of opponent `j` (a particle: `j`'s hidden cards drawn
-from the cards this seat cannot see), how likely `j`'s own decisions at its last turn were
-had it held that hand, under a soft model of how the computer levels play:
+take, the value buckets of its last two discards, ...) as a table lookup. This module
+asks instead, for each candidate hidden hand of opponent `j` (a particle: `j`'s hidden
+cards drawn uniformly from the cards this seat cannot see; cards it took and keeps are
+known), how likely `j`'s finished turns were had it held that hand. Its turns are
+replayed backwards from the particle (`history_weight`): before its discard it held its
+hand and the card it threw; before its lays, those cards too; before its draw, all that
+less the card it drew (which card that was is unknown: one is picked at random among
+those it may have drawn, the weight corrected by how many there were; a taken card is
+known). Each turn's decisions are weighed under a soft model of how the computer levels
+play:
 
-- **its discard.** Before its last discard `j` held its hand now plus the card it threw
-  (`K = now + d`, exactly: nothing reaches a hand between its discard and this seat's turn).
-  Players throw high, loose cards: the chance of throwing `d` out of `K` is a softmax of
-  each card's keep-score (`value - low_feed * (5 - value)` for low cards, less
-  `connect` when the card pairs or runs with another card in `K`) at temperature `tau`.
-  A particle that keeps a loose card far higher than the one thrown is unlikely.
-- **its non-drop.** At the start of its last turn `j` could drop and did not. Its count then
-  was its count now plus the card it threw and the cards it laid, less the card it drew
-  (which of its cards that was is unknown: averaged over each card it could be; a taken
-  card is known). The chance of not dropping with count `c` after `t` turns is
-  `1 - sigmoid((thr(t) - c) / width)` with `thr` the table's drop counts (`DROP_CURVE`,
-  fitted from self-play by scripts/infer_model.py).
-- **its draw.** When it drew rather than take the pile's top `p`, a hand in which `p`
-  makes a book or run (what any level takes) is less likely (`pass_make`).
+- **its discard**: a softmax at temperature `tau` of hard's own per-card discard score
+  (`hard_discard_likelihood`: the card's value, what its live pairs and two-card runs
+  may still lay, what it feeds the next seat, keeping a pair when down to three cards).
+  A hand that kept a loose card far higher than the one thrown explains the discard badly.
+- **its non-drop**: it could drop at the start of the turn and did not; the chance of that
+  with count `c` after `t` turns is `1 - sigmoid((thr(t) - c) / width)` (`DROP_CURVE`,
+  fitted on self-play by `scripts/infer_model.py fit-drops`). Under waiting only turns
+  before it first laid a card count (later its waits are not replayed).
+- **its draw**: drawing when the pile's top made a book or run of three with its hand
+  is less likely (`pass_make`).
 
-The particles are drawn uniformly from the unknown cards (taken cards still held are
-known and stay), weighed by the product of those likelihoods and by hard's combo weight
-for cards that fit a card `j` took and keeps. The result per opponent is a distribution
-of its count, and `drop_value` settles the drop exactly over them as `countmodel` does
-(standard caught pays, stakes, the opponents independent). Everything comes from the
-`SeatView` (through `Memory` and the public history): the real hidden cards cannot reach it.
+With a uniform prior over the hidden cards (any deal is alike before anyone acts) and
+every decision of `j` weighed, this is Bayes' rule up to the soft model's errors and the
+opponents taken one at a time. The result per opponent is a distribution of its count;
+`blended_drop_value` joins it with the learned model's (in log-odds of "its count is at
+most mine") and settles the drop exactly as `countmodel.drop_value` does (standard caught
+pays, stakes, the opponents independent). Everything comes from the `SeatView` (through
+`Memory` and the public history): the real hidden cards cannot reach it. Measured in
+docs/BENCHMARKS.md (round 11).
 """
 
 from __future__ import annotations
@@ -60,10 +64,10 @@ class Params:
     __slots__ = ("particles", "tau", "connect", "low_feed", "nodrop", "pass_make", "floor", "mix", "prior",
                  "prior_levels", "discard", "model", "combo", "history", "depth")
 
-    def __init__(self, particles: int = 300, tau: float = 1.0, connect: float = 6.0, low_feed: float = 0.4,
+    def __init__(self, particles: int = 300, tau: float = 3.0, connect: float = 6.0, low_feed: float = 0.4,
                  nodrop: bool = True, pass_make: float = 0.25, floor: float = 0.02, mix: float = 0.0,
-                 prior: str = "model", prior_levels: int = 3, discard: bool = True, model: str = "hard",
-                 combo: bool = False, history: bool = False, depth: int = 99):
+                 prior: str = "uniform", prior_levels: int = 3, discard: bool = True, model: str = "hard",
+                 combo: bool = False, history: bool = True, depth: int = 99):
         self.particles = particles
         self.tau = tau
         self.connect = connect
