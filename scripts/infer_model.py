@@ -2,7 +2,7 @@
 
     python scripts/infer_model.py gen FILE --players 2 --seats hard,hard --preset standard --hands 2000 --seed 61
     python scripts/infer_model.py fit-drops FILE [FILE ...]      # the drop curve (infer.DROP_CURVE)
-    python scripts/infer_model.py fit-discards FILE [FILE ...]   # the discard model's tau / connect / low_feed
+    python scripts/infer_model.py fit-discards FILE [FILE ...]   # the plain discard model (--model plain): tau, connect, low_feed
     python scripts/infer_model.py calib FILE [FILE ...] --history --prior uniform --tau 3 --blend [--every 16] ...
 
 `gen` plays self-play hands with the given levels (rotated round the table, every deal and
