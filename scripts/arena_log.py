@@ -69,6 +69,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"arena_log: {exc}", file=sys.stderr)
         return 2
     options = {"expert": {"samples": args.expert_samples}} if args.expert_samples else {}
+    if args.expert_infer is not None:  # (absent without: older files keep their settings)
+        options.setdefault("expert", {})["infer_weight"] = args.expert_infer
     settings = {"levels": levels, "rules": rules.to_dict(), "seed": args.seed, "options": options}
     if args.session:
         settings["session"] = args.session  # (absent without: older files keep their settings)
@@ -169,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--seed", type=int, default=1)
     run.add_argument("--first", type=int, default=0, help="the first hand to play (a part of a split run)")
     run.add_argument("--expert-samples", type=int, default=None)
+    run.add_argument("--expert-infer", type=float, default=None,
+                     help="expert's drop: this share of the inference from the opponents' decisions (engine/players/infer.py)")
     run.add_argument("--session", type=int, default=0,
                      help="hands per session: each slot keeps a session memory of the others over that many hands")
     run.set_defaults(run=cmd_run)

@@ -115,23 +115,24 @@ class CountModel:
             tables[key] = hist
         return cls(tables, data.get("smooth", SMOOTH))
 
-    def distribution(self, feats: tuple) -> list[float]:
-        """P(hidden sum = s) for s = 0..MAX_SUM, smoothed from coarse to fine keys."""
-        found = self._cache.get(feats)
+    def distribution(self, feats: tuple, levels: int = len(LEVELS)) -> list[float]:
+        """P(hidden sum = s) for s = 0..MAX_SUM, smoothed from coarse to fine keys (the
+        first `levels` of `LEVELS`)."""
+        found = self._cache.get((feats, levels))
         if found is not None:
             return found
         h = feats[2]
         lo, hi = h, 10 * h
         width = hi - lo + 1
         p = [1.0 / width if lo <= s <= hi else 0.0 for s in range(MAX_SUM + 1)]
-        for level in range(len(LEVELS)):
+        for level in range(levels):
             hist = self.tables.get(f"{level}:{key_of(feats, level)}")
             if hist is None:
                 break
             total = sum(hist)
             m = self.smooth if level else 1.0
             p = [(c + m * q) / (total + m) for c, q in zip(hist, p)]
-        self._cache[feats] = p
+        self._cache[(feats, levels)] = p
         return p
 
 

@@ -58,7 +58,7 @@ from ..cards import count
 from ..errors import TonkError
 from ..game import PLAY, START, Game, TableSpread
 from ..view import SeatView
-from . import countmodel
+from . import countmodel, infer
 from .base import stock_is_out
 from .hands import Layout, table_places
 from .hard import Estimate, HardPlayer, _wants, greedy_spreads, plain_discard, utility
@@ -72,6 +72,10 @@ MAX_ROLLOUT_ACTIONS = 400  # a play-out that has not ended by then is scored as 
 # better than it is (a first version with the normal player's thresholds lost 0.5 stakes
 # a hand to hard by dropping too late).
 DROP_AT = (22.0, 20.0, 16.0, 12.0, 9.0, 7.0, 5.0)
+# The inference's figures for the drop (docs/BENCHMARKS.md round 11): every finished turn
+# of each opponent weighed under hard's discard score at temperature 3, its non-drops and
+# its draws over pile cards that made a spread; particles drawn uniformly.
+INFER = infer.Params(particles=300, tau=3.0, prior="uniform", history=True)
 
 
 class ExpertPlayer(HardPlayer):
@@ -99,10 +103,21 @@ class ExpertPlayer(HardPlayer):
     # applies (standard caught pays, stakes, 52 cards, 5-card hands); the lean deals elsewhere.
     # (The bar stays drop_bar + drop_play x play: other bars replayed and screened no better.)
     learned_drop = True
+    # Inference from the opponents' own decisions (`infer`, issue 25): when set, each
+    # opponent's chance of a count at most mine is this share (in log-odds) of the
+    # inference's weighted particles and the rest the learned model's; None: the learned
+    # model alone (round 8).
+    infer_weight: float | None = None
+    infer_params = None  # infer.Params, or None for the tuned default (`INFER`)
     search_draws = True  # weigh draw against take by play-outs (hard's choice unless clearly beaten)
 
-    def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None):
+    def __init__(self, seed: int | None = None, *, samples: int | None = None, time_cap: float | None = None,
+                 infer_weight: float | None = None):
         super().__init__(seed)
+        if infer_weight is not None:
+            if not 0.0 <= infer_weight <= 1.0:
+                raise ValueError("infer_weight is a share between 0 and 1")
+            self.infer_weight = infer_weight or None
         if samples is not None:
             if samples < 1:
                 raise ValueError("samples must be at least 1")
@@ -171,7 +186,10 @@ class ExpertPlayer(HardPlayer):
         rules = view.rules
         seat = view.seat
         learned = self.learned_drop and countmodel.applies(rules)
-        if learned:
+        if learned and self.infer_weight:
+            rng = random.Random(self.rng.getrandbits(32))  # one draw: the rest of the play keeps its stream
+            drop, _ = infer.blended_drop_value(view, memory, rng, self.infer_params or INFER, self.infer_weight)
+        elif learned:
             drop, _ = countmodel.drop_value(view, memory)
         else:
             estimate = Estimate(self, view, memory, lean=self.drop_lean)
