@@ -220,9 +220,13 @@ def discard_likelihood(layout, before: list, thrown, params: Params) -> float:
         scores.append(s)
         if c is thrown:
             mine = s
+    return _share(scores, mine)
+
+
+def _share(scores: list[float], mine: float) -> float:
+    """The softmax share of the score `mine` among `scores` (the chance of throwing that card)."""
     top = max(scores)
-    z = sum(math.exp(s - top) for s in scores)
-    return math.exp(mine - top) / z
+    return math.exp(mine - top) / sum(math.exp(x - top) for x in scores)
 
 
 def hard_discard_likelihood(memory: Memory, j: int, before: list, thrown, tau: float) -> float:
@@ -276,9 +280,7 @@ def hard_discard_likelihood(memory: Memory, j: int, before: list, thrown, tau: f
         scores.append(s)
         if card is thrown:
             mine = s
-    top = max(scores)
-    z = sum(math.exp(x - top) for x in scores)
-    return math.exp(mine - top) / z
+    return _share(scores, mine)
 
 
 def nodrop_likelihood(n: int, waiting: bool, turns_before: int, c: int) -> float:
