@@ -902,22 +902,26 @@ class Table:
         if not self.is_computer_turn:
             return None
         seat = self.game.to_act  # type: ignore[union-attr]
-        if self.seats[seat].kind is not SeatKind.COMPUTER or not self.seats[seat].computer_level.remembers:
+        if not self._remembers(seat):
             return None
-        key = self.seat_key(seat)
+        return self._memory(self.seat_key(seat)), [self.seat_key(i) for i in range(len(self.seats))]
+
+    def _remembers(self, seat: int) -> bool:
+        return self.seats[seat].kind is SeatKind.COMPUTER and self.seats[seat].computer_level.remembers
+
+    def _memory(self, key: str) -> SessionMemory:
+        """The session memory kept for `key`, or a new one."""
         data = dict(self.memories).get(key)
-        memory = SessionMemory.from_dict(json.loads(data)) if data else SessionMemory(key)
-        return memory, [self.seat_key(i) for i in range(len(self.seats))]
+        return SessionMemory.from_dict(json.loads(data)) if data else SessionMemory(key)
 
     def _learned(self, game: Game) -> "Table":
         """After a hand: each remembering computer seat learns from its own view of it (and from
         nothing else); the memories of computer players no longer seated go."""
         keys = [self.seat_key(i) for i in range(len(self.seats))]
         kept = {key: data for key, data in self.memories if key in keys}
-        for i, seat in enumerate(self.seats):
-            if seat.kind is SeatKind.COMPUTER and seat.computer_level.remembers:
-                data = kept.get(keys[i])
-                memory = SessionMemory.from_dict(json.loads(data)) if data else SessionMemory(keys[i])
+        for i in range(len(self.seats)):
+            if self._remembers(i):
+                memory = self._memory(keys[i])
                 memory.learn(game.view(i), keys)
                 kept[keys[i]] = json.dumps(memory.to_dict())
         memories = tuple(sorted(kept.items()))
