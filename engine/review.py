@@ -93,6 +93,7 @@ from .actions import DROP, Action, Discard, Draw, Drop, Hit, Spread, TakeDiscard
 from .cards import Card, count, names, sorted_hand, spread_name
 from .errors import RecordError, TonkError
 from .game import Game
+from .odds import logistic, logit
 from .view import SeatView
 
 MAX_TEXT = 4096  # a Discord embed's description
@@ -519,11 +520,6 @@ def evaluate(view: SeatView, did, index: int, turn: int, *, samples: int = DEFAU
                     _step(view), raw_cost, raw_error, raw_low)
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return math.log(p / (1 - p))
-
-
 def calibrated_chance(p: float, players: int) -> float:
     """The count model's chance that someone held the seat's count or less, recalibrated
     against how often someone really did (CHANCE_MAP; 4 players as 3, which was measured);
@@ -531,7 +527,7 @@ def calibrated_chance(p: float, players: int) -> float:
     if p <= 0.0 or p >= 1.0:
         return p
     a, b, c = CHANCE_MAP
-    return 1.0 / (1.0 + math.exp(-(a + b * _logit(p) + (c if players >= 3 else 0.0))))
+    return logistic(a + b * logit(p) + (c if players >= 3 else 0.0))
 
 
 def low_chance(view: SeatView, memory, estimate, deals=None) -> float:

@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 from engine import Game, Rules  # noqa: E402
 from engine.actions import DROP  # noqa: E402
 from engine.game import START  # noqa: E402
+from engine.odds import logistic, logit  # noqa: E402
 from engine.outcome import settle_drop  # noqa: E402
 from engine.players import countmodel as cm  # noqa: E402
 from engine.players import infer  # noqa: E402
@@ -181,14 +182,9 @@ def cmd_calib(args) -> int:
         print(score(f"inference {params_text(params)}", inferred, truth))
         if args.blend:
             for a in (0.25, 0.5, 0.75):
-                mixed = [1 / (1 + math.exp(-(a * logit(p) + (1 - a) * logit(q)))) for p, q in zip(inferred, learned)]
+                mixed = [logistic(a * logit(p) + (1 - a) * logit(q)) for p, q in zip(inferred, learned)]
                 print(score(f"logit blend {a} inference", mixed, truth))
     return 0
-
-
-def logit(p: float) -> float:
-    p = min(max(p, 1e-4), 1 - 1e-4)
-    return math.log(p / (1 - p))
 
 
 def params_text(p: infer.Params) -> str:

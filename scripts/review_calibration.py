@@ -224,9 +224,9 @@ def fit_cost(rows: list[dict]) -> tuple[float, float]:
 def fit_chance(chances: list[dict]) -> tuple[float, float, float]:
     """Logistic recalibration (Platt, with the table size): logit P = a + b logit(raw) + c x
     (1 at 3 or more players, else 0), by Newton's method on the log loss."""
-    from engine.review import _logit
+    from engine.odds import logistic, logit
 
-    xs = [(1.0, _logit(c["raw"]), 1.0 if c["players"] >= 3 else 0.0) for c in chances
+    xs = [(1.0, logit(c["raw"]), 1.0 if c["players"] >= 3 else 0.0) for c in chances
           if 0.0 < c["raw"] < 1.0]  # a sure 0 or 1 stays as it is
     ys = [1.0 if c["happened"] else 0.0 for c in chances if 0.0 < c["raw"] < 1.0]
     w = [0.0, 1.0, 0.0]
@@ -234,7 +234,7 @@ def fit_chance(chances: list[dict]) -> tuple[float, float, float]:
         g = [0.0] * 3
         h = [[0.0] * 3 for _ in range(3)]
         for x, y in zip(xs, ys):
-            p = 1.0 / (1.0 + math.exp(-sum(wi * xi for wi, xi in zip(w, x))))
+            p = logistic(sum(wi * xi for wi, xi in zip(w, x)))
             for i in range(3):
                 g[i] += (y - p) * x[i]
                 for k in range(3):
@@ -298,7 +298,7 @@ def count_bias(args) -> None:
 
 def apply_maps(rows, chances, cost_map, chance_map):
     """The review's calibrated figures for dumped rows, under other maps (as engine/review.py applies them)."""
-    from engine.review import _logit
+    from engine.odds import logistic, logit
 
     out_rows = []
     for r in rows:
@@ -310,7 +310,7 @@ def apply_maps(rows, chances, cost_map, chance_map):
         p = c["raw"]
         if 0.0 < p < 1.0:
             a, b, k = chance_map
-            p = 1.0 / (1.0 + math.exp(-(a + b * _logit(p) + (k if c["players"] >= 3 else 0.0))))
+            p = logistic(a + b * logit(p) + (k if c["players"] >= 3 else 0.0))
         out_chances.append({**c, "chance": p})
     return out_rows, out_chances
 

@@ -40,6 +40,7 @@ import math
 import random
 
 from ..cards import count
+from ..odds import logistic, logit
 from ..view import SeatView
 from . import countmodel
 from .hard import COMBO_LEAN, HardPlayer
@@ -289,7 +290,7 @@ def nodrop_likelihood(n: int, waiting: bool, turns_before: int, c: int) -> float
     x = (thr - c) / width
     if x > 30:
         return 0.0
-    return 1.0 - 1.0 / (1.0 + math.exp(-x))
+    return 1.0 - logistic(x)
 
 
 def opponent_distribution(view: SeatView, memory: Memory, j: int, rng: random.Random,
@@ -406,11 +407,6 @@ def drop_value(view: SeatView, memory: Memory, rng: random.Random,
     return (memory.n - 1) * win - 2.0 * caught, win
 
 
-def _logit(p: float) -> float:
-    p = min(max(p, 1e-4), 1.0 - 1e-4)
-    return math.log(p / (1.0 - p))
-
-
 def blended_drop_value(view: SeatView, memory: Memory, rng: random.Random, params: Params = DEFAULT,
                        weight: float = 0.5) -> tuple[float, float]:
     """(mean payment of dropping now, chance the drop wins) with each opponent's chance of
@@ -424,8 +420,7 @@ def blended_drop_value(view: SeatView, memory: Memory, rng: random.Random, param
     for j in memory.others():
         a = sum(inferred[j][: d + 1])
         b = sum(learned[j][: d + 1])
-        x = weight * _logit(a) + (1.0 - weight) * _logit(b)
-        low = 1.0 / (1.0 + math.exp(-x))
+        low = logistic(weight * logit(a) + (1.0 - weight) * logit(b))
         win *= 1.0 - low
         caught += low
     return (memory.n - 1) * win - 2.0 * caught, win
