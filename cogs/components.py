@@ -2,9 +2,9 @@
 
 Every custom id carries what a click needs, `tonk:{table_id}:{verb}` for the shared
 table and lobby, `tonk:{table_id}:{verb}:{moves}` for a private hand message, so a
-click works after a restart: it loads the table instead of trusting memory. The items
-parse their custom id once, into typed fields (discord.py's dynamic_counter example),
-and hand the click to the cog; no game rule lives here.
+click works after a restart: it loads the table instead of trusting memory. `route` parses a
+click's custom id once, into a typed `Click` (select values too), and hands it to the cog as a
+client event; no game rule lives here.
 """
 
 from __future__ import annotations
@@ -183,32 +183,20 @@ ASK_EVENT = "tonk_ask"
 """A server-wide confirmation's click (`on_tonk_ask(interaction, what)`), for the admin commands."""
 
 
-async def _route(interaction: discord.Interaction, click: Click) -> None:
-    interaction.client.dispatch(CLICK_EVENT, interaction, click)
-
-
 class _ClickItem:
-    """What both persistent items share: the click's table, verb and version, parsed once."""
+    """What both persistent items share: the click's table, verb and version."""
 
     def __init__(self, item: discord.ui.Item[Any], table_id: int, verb: Verb, version: int | None) -> None:
         super().__init__(item)  # type: ignore[call-arg]  # the DynamicItem's
         self.table_id, self.verb, self.version = table_id, verb, version
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /):
-        return cls(item, *_parse(match))  # type: ignore[arg-type]
-
 
 class TonkButton(_ClickItem, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _route(interaction, Click(self.table_id, self.verb, self.version))
+    pass
 
 
 class TonkSelect(_ClickItem, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    async def callback(self, interaction: discord.Interaction) -> None:
-        values = tuple((interaction.data or {}).get("values", []))  # type: ignore[union-attr]
-        await _route(interaction, Click(self.table_id, self.verb, self.version, values))
+    pass
 
 
 RULES_HERE = f"{PREFIX}:rules-here"
@@ -218,14 +206,6 @@ RULES_HERE = f"{PREFIX}:rules-here"
 class RulesHereButton(discord.ui.DynamicItem[discord.ui.Button], template=RULES_HERE):
     def __init__(self, label: str = "Rules of the table here") -> None:
         super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=RULES_HERE))
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /):
-        return cls()
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        interaction.client.dispatch(RULES_HERE_EVENT, interaction)
 
 
 SERVER_ASKS = ("forget", "season", "keep")
@@ -242,13 +222,64 @@ class AskButton(discord.ui.DynamicItem[discord.ui.Button], template=ASK_TEMPLATE
         self.what = what
         super().__init__(discord.ui.Button(label=label or what, style=style, custom_id=f"{PREFIX}:ask:{what}"))
 
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /):
-        return cls(match["what"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        interaction.client.dispatch(ASK_EVENT, interaction, self.what)
+# ---------------------------------------------------------------------------- a click in
+
+_BUTTON = re.compile(BUTTON_TEMPLATE)
+_SELECT = re.compile(SELECT_TEMPLATE)
+_ASK = re.compile(ASK_TEMPLATE)
+BUTTON, SELECT = discord.ComponentType.button.value, discord.ComponentType.select.value
+
+
+def routed(interaction: discord.Interaction) -> tuple[str, tuple[Any, ...]] | None:
+    """The client event a component click becomes, and its arguments after the interaction:
+    `CLICK_EVENT` with its `Click`, `RULES_HERE_EVENT`, or `ASK_EVENT` with what is asked.
+    None for anything else, and for a custom id that is not on the clicked message (the bot
+    never sent that control there: a crafted click is ignored, as discord.py's dynamic items
+    ignore it).
+
+    The custom id is parsed once, here. Unlike discord.py's dynamic items, which rebuild a
+    whole view of the clicked message to find the one item (a tenth of a click's dispatch),
+    this reads the message's components as they were parsed from the payload."""
+    if interaction.type is not discord.InteractionType.component:
+        return None
+    data: Any = interaction.data or {}
+    custom, kind = data.get("custom_id", ""), data.get("component_type")
+    if not _on_message(interaction.message, custom, kind):
+        return None
+    if kind == BUTTON:
+        if m := _BUTTON.fullmatch(custom):
+            return CLICK_EVENT, (Click(*_parse(m)),)
+        if custom == RULES_HERE:
+            return RULES_HERE_EVENT, ()
+        if m := _ASK.fullmatch(custom):
+            return ASK_EVENT, (m["what"],)
+    elif kind == SELECT and (m := _SELECT.fullmatch(custom)):
+        return CLICK_EVENT, (Click(*_parse(m), tuple(data.get("values", []))),)
+    return None
+
+
+def _on_message(message: discord.Message | None, custom: str, kind: Any) -> bool:
+    """Whether the message carries a control of this kind with this custom id."""
+    if message is None:
+        return False
+    rows = list(message.components)
+    while rows:
+        component = rows.pop()
+        children = getattr(component, "children", None)
+        if children is not None:
+            rows.extend(children)
+        elif getattr(component, "custom_id", None) == custom and component.type.value == kind:
+            return True
+    return False
+
+
+async def route(interaction: discord.Interaction) -> None:
+    """`on_interaction`: a click on one of the bot's controls becomes its client event."""
+    found = routed(interaction)
+    if found is not None:
+        event, args = found
+        interaction.client.dispatch(event, interaction, *args)
 
 
 def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.secondary,
@@ -276,9 +307,9 @@ def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.Sele
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     """A view that only carries components: it is stopped before it is sent.
 
-    Clicks reach the bot through the registered dynamic items, not through a view kept in
-    memory, so discord.py need not keep one alive per message (for an ephemeral message it
-    would hold each for 15 minutes with a timer task: memory that grows with every click).
+    Clicks reach the bot through `route`, not through a view kept in memory, so discord.py need
+    not keep one alive per message (for an ephemeral message it would hold each for 15 minutes
+    with a timer task: memory that grows with every click).
     """
     view = discord.ui.View(timeout=None)
     for item in items:

@@ -29,8 +29,7 @@ from engine.help import OPTIONS, help_sections, option_words
 
 from cogs import bot_help, pictures, render, stats_commands
 from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
-from cogs.components import (CLICK_EVENT, HAND_VERBS, PLAYS, RULES_HERE_EVENT, AskButton, Click, RulesHereButton,
-                             TonkButton, TonkSelect, Verb)
+from cogs.components import CLICK_EVENT, HAND_VERBS, PLAYS, RULES_HERE_EVENT, Click, Verb, route
 
 PENDING_VERBS = frozenset({Verb.CONFIRM, Verb.ASK_OFF, Verb.ASK_ON})
 """The private hand's answers about picks that ask first."""
@@ -548,11 +547,11 @@ def _message_id(interaction: discord.Interaction) -> int | None:
 async def setup(bot: commands.Bot) -> None:
     from cogs.admin import TonkAdminCog
 
-    bot.add_dynamic_items(TonkButton, TonkSelect, RulesHereButton, AskButton)
+    bot.add_listener(route, "on_interaction")
     cog = TonkCog(bot)
     await bot.add_cog(cog)
     await bot.add_cog(TonkAdminCog(cog))
 
 
 async def teardown(bot: commands.Bot) -> None:
-    bot.remove_dynamic_items(TonkButton, TonkSelect, RulesHereButton, AskButton)
+    bot.remove_listener(route, "on_interaction")
