@@ -183,7 +183,7 @@ class ServerService:
                 await self.tables.apply(row.id, person, End(person.user_id, person.name, is_admin=True, forgetting=True))  # type: ignore[arg-type]
             except (UserError, StaleView):  # closed meanwhile
                 pass
-        async with self.tables.writer, self.db.sessions() as session:
+        async with self.tables.writes.exclusive(), self.db.sessions() as session:
             done = await forget_guild(session, guild_id=guild_id)
         for table_id in [t for t, table in self.tables._latest.items() if table.guild_id == guild_id]:
             self.tables.forget(table_id)

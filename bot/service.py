@@ -32,6 +32,7 @@ from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, Pla
                        has_played, list_open_tables, record_finished_hand, retrying, save_table_version,
                        write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
+from bot.writes import WriteGate
 
 log = logging.getLogger(__name__)
 
@@ -67,9 +68,9 @@ class TableService:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         """Each table's lock while anyone holds it or waits for it: a table nobody is changing
         has none, so a closed (or long quiet) table leaves nothing behind."""
-        self.writer = asyncio.Lock()
-        """One writer at a time, queued here in order: SQLite takes one writer anyway, and its
-        busy handler would make the others sleep in steps of up to 100 ms."""
+        self.writes = WriteGate()
+        """A play's save (one statement) alongside others; a finished hand's transaction, a new
+        table's, alone (bot/writes.py)."""
         self._latest: dict[int, Table] = {}
         """The newest saved table of each open table. Tables are immutable and this process
         makes every write, so a click needs no read; a stale save is still refused by version."""
@@ -143,7 +144,7 @@ class TableService:
             return version
 
         try:
-            async with self.writer, self.db.sessions() as session:
+            async with self.writes.exclusive() if finished else self.writes.shared(), self.db.sessions() as session:
                 # the whole transaction again if PostgreSQL picks it as a deadlock victim; a save
                 # with no finished hand is one UPDATE, atomic by itself (on SQLite one call)
                 version = await (write_retrying(session, write) if finished else retrying(lambda: write(session)))
@@ -230,7 +231,7 @@ class TableService:
     async def _create(self, table: Table) -> Table:
         """Store a new lobby; the channel must be free."""
         data = table.to_json()
-        async with self.writer, self.db.sessions() as session:
+        async with self.writes.exclusive(), self.db.sessions() as session:
             try:
                 row = await create_table(
                     session, guild_id=table.guild_id, channel_id=table.channel_id, host_user_id=table.host_user_id,
@@ -262,7 +263,7 @@ class TableService:
             table = table_of(row)
             self._latest[table.id] = table
             if table.status is Status.BETWEEN_HANDS and table.game is not None and table.game.over:
-                async with self.lock(table.id), self.writer, self.db.sessions() as session, \
+                async with self.lock(table.id), self.writes.exclusive(), self.db.sessions() as session, \
                         write_transaction(session):
                     await self._record_hand(session, table)  # exactly once: a retry changes nothing
             tables.append(table)

@@ -446,3 +446,35 @@ async def test_forgetting_a_server_closes_its_tables_then_deletes_everything_of_
     # the channel is free for a new table
     again = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE)
     assert again.is_open
+
+
+async def test_a_play_at_one_table_does_not_wait_for_another_tables_save(db, monkeypatch):
+    """Plays' saves are one statement each and go together (bot/writes.py): a save held up at one
+    table (here, on purpose) does not hold up a play at another."""
+    import bot.service as service_module
+
+    service = TableService(db, rng=random.Random(6))
+    one = await started(service, ALICE, BOB)
+    two = await service.open_table(guild_id=GUILD, channel_id=CHANNEL + 1, host=CAROL)
+    two = await do(service, two.id, EVE, Join)
+    two = await do(service, two.id, CAROL, Start)
+    for table, people in ((one, [ALICE, BOB]), (two, [CAROL, EVE])):
+        while table.status is not Status.PLAYING:
+            table = await do(service, table.id, people[0], NextHand)
+    one, two = service.newest(one.id), service.newest(two.id)
+    entered, held, real = asyncio.Event(), asyncio.Event(), service_module.save_table_version
+
+    async def held_at_table_one(session, *, table_id, **changes):
+        if table_id == one.id:
+            entered.set()
+            await held.wait()
+        return await real(session, table_id=table_id, **changes)
+
+    monkeypatch.setattr(service_module, "save_table_version", held_at_table_one)
+    first = asyncio.create_task(play(service, one.id, [ALICE, BOB][one.game.turn], "draw", moves=one.moves))
+    await entered.wait()
+    async with asyncio.timeout(10):  # with one writer at a time, this waited for table one's save
+        after = await play(service, two.id, [CAROL, EVE][two.game.turn], "draw", moves=two.moves)
+    assert len(after.game.log) == len(two.game.log) + 1 and not first.done()
+    held.set()
+    assert len((await first).game.log) == len(one.game.log) + 1
