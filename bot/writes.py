@@ -22,8 +22,15 @@ import contextlib
 from collections.abc import AsyncIterator
 
 
+SHARED_LIMIT = 4
+"""Shared saves in flight at once, at most. Each needs a pooled connection of its own (on SQLite
+a thread, with its own page cache): at 200 busy tables saves rarely overlap by more than this,
+and the connections kept warm stay few (memory per table)."""
+
+
 class WriteGate:
-    def __init__(self) -> None:
+    def __init__(self, shared_limit: int = SHARED_LIMIT) -> None:
+        self._slots = asyncio.Semaphore(shared_limit)
         self._door = asyncio.Lock()
         """Held by an exclusive writer while it waits for the shared ones to land and while it writes;
         a shared writer passes through it, so it queues behind any exclusive writer before it."""
@@ -37,12 +44,14 @@ class WriteGate:
 
     @contextlib.asynccontextmanager
     async def shared(self) -> AsyncIterator[None]:
-        """A one-statement save: alongside any other shared save, never during an exclusive write."""
+        """A one-statement save: alongside other shared saves (`SHARED_LIMIT` at once), never during an
+        exclusive write."""
         async with self._door:
-            self._shared += 1
+            self._shared += 1  # counted from here: an exclusive writer after it waits for it to land
             self._landed.clear()
         try:
-            yield
+            async with self._slots:
+                yield
         finally:
             self._shared -= 1
             if self._shared == 0:

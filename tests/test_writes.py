@@ -15,14 +15,28 @@ async def _hold(gate_cm, log: list, name: str, release: asyncio.Event) -> None:
 
 
 
-async def test_shared_saves_run_together():
-    gate, log, release = WriteGate(), [], asyncio.Event()
-    tasks = [asyncio.create_task(_hold(gate.shared(), log, f"s{i}", release)) for i in range(3)]
+async def test_shared_saves_run_together_up_to_the_limit():
+    gate, log, release = WriteGate(shared_limit=3), [], asyncio.Event()
+    tasks = [asyncio.create_task(_hold(gate.shared(), log, f"s{i}", release)) for i in range(4)]
     await asyncio.sleep(0)
-    assert log == ["s0 in", "s1 in", "s2 in"] and gate.shared_in_flight == 3
+    assert log == ["s0 in", "s1 in", "s2 in"] and gate.shared_in_flight == 4  # s3 waits for a slot
     release.set()
     await asyncio.gather(*tasks)
-    assert gate.shared_in_flight == 0
+    assert log[-2:] == ["s3 in", "s3 out"] and gate.shared_in_flight == 0
+
+
+async def test_an_exclusive_write_waits_for_a_shared_save_still_waiting_for_its_slot():
+    gate, log = WriteGate(shared_limit=1), []
+    first, second, ex = asyncio.Event(), asyncio.Event(), asyncio.Event()
+    s1 = asyncio.create_task(_hold(gate.shared(), log, "s1", first))
+    s2 = asyncio.create_task(_hold(gate.shared(), log, "s2", second))  # waits for s1's slot
+    await asyncio.sleep(0)
+    x = asyncio.create_task(_hold(gate.exclusive(), log, "x", ex))
+    first.set()
+    second.set()
+    ex.set()
+    await asyncio.gather(s1, s2, x)
+    assert log == ["s1 in", "s1 out", "s2 in", "s2 out", "x in", "x out"]
 
 
 
