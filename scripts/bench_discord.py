@@ -247,7 +247,9 @@ def find_menu(message: FakeMessage, verb: str):
 
 
 def card_value(label: str) -> int:
-    """A card's value from its name in a menu (`king of spades`: 10)."""
+    """A card's value from its name in a menu (`king of spades`: 10; `joker 1`: 0, as the engine counts it)."""
+    if label.startswith("joker"):
+        return 0
     rank = label.split(" of ")[0]
     return VALUES.get(rank) or int(rank)
 
