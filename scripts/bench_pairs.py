@@ -46,7 +46,7 @@ def figures(run: dict) -> dict:
 def line(name: str, f: dict) -> str:
     return (f"{name:>8}  {f['cpu']:5.2f} ms/click ({f['busy']:3.0f}% of a core) against {f['floor']:4.2f}: "
             f"{f['ratio']:4.2f}x   p99 {f['p99']:6.1f} ms (trivial {f['floor_p99']:5.1f})   "
-            f"{f['kib']:5.1f} KiB/table   unacked {f["unacked"]:.0f}")
+            f"{f['kib']:5.1f} KiB/table   unacked {f['unacked']:.0f}")
 
 
 def main(argv: list[str] | None = None) -> int:
