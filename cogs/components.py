@@ -183,20 +183,12 @@ ASK_EVENT = "tonk_ask"
 """A server-wide confirmation's click (`on_tonk_ask(interaction, what)`), for the admin commands."""
 
 
-class _ClickItem:
-    """What both persistent items share: the click's table, verb and version."""
-
-    def __init__(self, item: discord.ui.Item[Any], table_id: int, verb: Verb, version: int | None) -> None:
-        super().__init__(item)  # type: ignore[call-arg]  # the DynamicItem's
-        self.table_id, self.verb, self.version = table_id, verb, version
+class TonkButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """A table's button; its template checks the custom id it is made with (`route` reads clicks)."""
 
 
-class TonkButton(_ClickItem, discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    pass
-
-
-class TonkSelect(_ClickItem, discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    pass
+class TonkSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    """A table's menu; its template checks the custom id it is made with (`route` reads clicks)."""
 
 
 RULES_HERE = f"{PREFIX}:rules-here"
@@ -288,7 +280,7 @@ def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.s
     return TonkButton(discord.ui.Button(
         label=label, style=style, custom_id=custom_id(table_id, verb, version), row=row,
         disabled=disabled, emoji=emoji,
-    ), table_id, verb, version)
+    ))
 
 
 def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.SelectOption], *,
@@ -301,7 +293,7 @@ def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.Sele
     # view's layout) reads Item's `_row`: without this, a menu's row is ignored and the menu
     # takes the first row with room, which may be the row meant for buttons
     select._row = row
-    return TonkSelect(select, table_id, verb, version)
+    return TonkSelect(select)
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
