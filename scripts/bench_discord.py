@@ -60,12 +60,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fakediscord import BotProcess, FakeDiscord, FakeMember, FakeMessage, SentInteraction, loopback_only  # noqa: E402
+from e2e_helpers import card_value  # noqa: E402  (a menu's card by its value, jokers too)
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 HAND_OVER = "This hand is over"
 NEXT_TURN = re.compile(r"Not your turn: \*\*(.+?)\*\* is playing")
 TURN = re.compile(r"\*\*(.+?)\*\* to play")
-VALUES = {"ace": 1, "jack": 10, "queen": 10, "king": 10}  # a card named in words: its value
 
 
 # ---------------------------------------------------------------------------- the fake, with a wake-up per ack
@@ -244,14 +244,6 @@ async def stop_asking(driver, member, hand) -> None:
 
 def find_menu(message: FakeMessage, verb: str):
     return next((s for s in message.selects if f":{verb}-menu" in s.custom_id), None)
-
-
-def card_value(label: str) -> int:
-    """A card's value from its name in a menu (`king of spades`: 10; `joker 1`: 0, as the engine counts it)."""
-    if label.startswith("joker"):
-        return 0
-    rank = label.split(" of ")[0]
-    return VALUES.get(rank) or int(rank)
 
 
 def hand_count(message: FakeMessage) -> int:
