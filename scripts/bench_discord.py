@@ -50,6 +50,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -147,6 +148,68 @@ async def steady_rss(pid: int, samples: int = 5, every: float = 0.2) -> int:
         values.append(rss_kib(pid))
         await asyncio.sleep(every)
     return int(statistics.median(values))
+
+
+# ---------------------------------------------------------------------------- the machine's speed
+
+PROBE_CODE = """
+import time
+def work():
+    s = 0
+    for i in range(200_000):
+        s += i * i % 7
+    return s
+while True:
+    a = time.process_time()
+    work()
+    b = time.process_time()
+    print(f"{time.monotonic():.3f} {1000 * (b - a):.3f}", flush=True)
+    time.sleep(2)
+"""
+
+
+class SpeedProbe:
+    """How fast this machine runs Python at each moment of a run: a fixed loop (about 15 ms of CPU on
+    a quiet fast minute) timed every 2 s in a process of its own, by its CPU time, so a probe that
+    waited for a core does not count as slow. This machine's speed moves by itself: with nothing else
+    running, the same loop took 14 ms in one minute and 24 ms in another (docs/BENCHMARKS.md, round
+    13). The bot's window and the trivial bot's window are a minute apart, so their ratio compares like
+    with like only when the probe read about the same in both."""
+
+    def __init__(self) -> None:
+        self.samples: list[tuple[float, float]] = []
+        self.process: subprocess.Popen | None = None
+        self.reader: threading.Thread | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", PROBE_CODE], stdout=subprocess.PIPE, text=True)
+        self.reader = threading.Thread(target=self._read, name="speed-probe", daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process is not None and self.process.stdout is not None
+        for line in self.process.stdout:
+            at, took = line.split()
+            self.samples.append((float(at), float(took)))
+
+    def during(self, start: float, end: float) -> dict[str, float]:
+        """The probe's readings (ms of CPU for the fixed loop) between two `time.monotonic()` instants."""
+        values = sorted(took for at, took in self.samples if start <= at <= end)
+        if not values:
+            return {"count": 0, "median": 0.0, "min": 0.0, "max": 0.0}
+        return {"count": len(values), "median": statistics.median(values), "min": values[0], "max": values[-1]}
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+
+
+def probe_line(probe: dict[str, float]) -> str:
+    if not probe["count"]:
+        return "no reading"
+    return (f"a fixed loop took {probe['median']:.1f} ms of CPU at the median ({probe['count']} readings, "
+            f"{probe['min']:.1f}-{probe['max']:.1f}; lower is faster)")
 
 
 # ---------------------------------------------------------------------------- latency figures
@@ -590,7 +653,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
                  "--nonblocking", *([] if args.py_spy_threads else ["--gil"]), "--format", "raw",
                  "--output", str(args.py_spy)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        start = time.perf_counter()
+        start, window0 = time.perf_counter(), time.monotonic()
         bot_cpu0, own_cpu0, busy0 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
         hands0 = sum(t.hands_ended for t in tables)
         rss_series, stale_series, stale_samples = [], [], []
@@ -600,9 +663,10 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
             stale = stale_tables(tables, older_than=3.0)
             stale_series.append(len(stale))
             stale_samples += stale[: max(0, 6 - len(stale_samples))]
-        end = time.perf_counter()
+        end, window1 = time.perf_counter(), time.monotonic()
         elapsed = end - start
         bot_cpu1, own_cpu1, busy1 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
+        result["window_monotonic"] = (window0, window1)
         harness_collector_on()
         hands = sum(t.hands_ended for t in tables) - hands0
         driver.stopping = True
@@ -692,10 +756,11 @@ async def run_testbot(args: argparse.Namespace, workdir: Path) -> dict:
                    for i, m in messages]
         harness_collector_off()
         await asyncio.sleep(args.warmup)
-        start = time.perf_counter()
+        start, window0 = time.perf_counter(), time.monotonic()
         bot_cpu0, own_cpu0 = cpu_seconds(pid), own_cpu_seconds()
         await asyncio.sleep(args.baseline_seconds)
-        end = time.perf_counter()
+        end, window1 = time.perf_counter(), time.monotonic()
+        result["window_monotonic"] = (window0, window1)
         bot_cpu1, own_cpu1 = cpu_seconds(pid), own_cpu_seconds()
         harness_collector_on()
         driver.stopping = True
@@ -912,6 +977,7 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
     print(f"CPU (100% = 1 core) bot {tonk['bot_cpu_percent']:.0f}%, harness (fake + users) "
           f"{tonk['harness_cpu_percent']:.0f}%, other processes {max(0.0, others):.0f}%; "
           f"machine {tonk['machine_busy_percent']:.0f}% of {100 * (os.cpu_count() or 1)}%")
+    print(f"machine speed     {probe_line(tonk['probe_ms'])}")
     if floor:
         print()
         print("=== trivial test bot, same pattern (the harness's floor) ===")
@@ -920,6 +986,11 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
         print(f"CPU               bot {floor['bot_cpu_percent']:.0f}% ({floor['bot_cpu_ms_per_click']:.2f} ms per click), "
               f"harness {floor['harness_cpu_percent']:.0f}%")
         print(f"violations        {floor['violations'] or 'none'}; 429s {floor['rate_limit_hits'] or 'none'}")
+        print(f"machine speed     {probe_line(floor['probe_ms'])}")
+        if tonk["probe_ms"]["count"] and floor["probe_ms"]["count"]:
+            print(f"CPU per click     {tonk['bot_cpu_ms_per_click'] / floor['bot_cpu_ms_per_click']:.2f}x the trivial "
+                  f"bot's; the fixed loop took {tonk['probe_ms']['median'] / floor['probe_ms']['median']:.2f}x as long "
+                  f"in the Tonk bot's window as in the trivial bot's")
     if tonk.get("py_spy"):
         print()
         print(tonk["py_spy"])
@@ -970,9 +1041,17 @@ async def main_async(args: argparse.Namespace) -> int:
             if args.json:
                 Path(args.json).write_text(json.dumps({"args": vars(args), "shards": run}, indent=1, default=str))
             return 0
-        with loopback_only():
-            tonk = await run_tonk(args, workdir)
-            floor = await run_testbot(args, workdir) if args.baseline_seconds > 0 else None
+        probe = SpeedProbe()
+        probe.start()
+        try:
+            with loopback_only():
+                tonk = await run_tonk(args, workdir)
+                floor = await run_testbot(args, workdir) if args.baseline_seconds > 0 else None
+        finally:
+            probe.stop()
+        for run in (tonk, floor):
+            if run is not None:
+                run["probe_ms"] = probe.during(*run["window_monotonic"])
         report(args, tonk, floor)
         if args.json:
             Path(args.json).write_text(json.dumps({"args": vars(args), "tonk": tonk, "floor": floor}, indent=1, default=str))

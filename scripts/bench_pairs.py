@@ -5,7 +5,10 @@ This machine's speed moves by about half from one minute to the next (docs/BENCH
 the same code. This runs `bench_discord.py` `--pairs` times in a row (each run: the Tonk bot's
 window, then the trivial bot's window with the same click pattern), and prints each run's figures
 and their medians: the ratio of CPU per click to the trivial bot's in the same run, the Tonk bot's
-p99, and its memory per table in play. Arguments after `--` go to every run.
+p99, and its memory per table in play. Each run also reads the machine's own speed in each window
+(`loop`: ms of CPU a fixed Python loop took, bench_discord.py's `SpeedProbe`): the speed moves by
+itself too (round 13), and the runs whose two windows ran at the same speed are summed up apart.
+Arguments after `--` go to every run.
 
     python scripts/bench_pairs.py --pairs 5
     python scripts/bench_pairs.py --pairs 5 -- --tables 200 --seconds 60 --think-min 1 --think-max 3
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -40,13 +44,17 @@ def figures(run: dict) -> dict:
         "kib": (tonk["rss_with_tables_kib"] - tonk["rss_baseline_kib"]) / tonk["tables"],
         "unacked": tonk["unacked_in_window"],
         "busy": tonk["bot_cpu_percent"],
+        # the machine's speed in each window (bench_discord.py's SpeedProbe; NaN from a checkout without it)
+        "loop": tonk.get("probe_ms", {}).get("median") or math.nan,
+        "floor_loop": floor.get("probe_ms", {}).get("median") or math.nan,
     }
 
 
 def line(name: str, f: dict) -> str:
     return (f"{name:>8}  {f['cpu']:5.2f} ms/click ({f['busy']:3.0f}% of a core) against {f['floor']:4.2f}: "
             f"{f['ratio']:4.2f}x   p99 {f['p99']:6.1f} ms (trivial {f['floor_p99']:5.1f})   "
-            f"{f['kib']:5.1f} KiB/table   unacked {f['unacked']:.0f}")
+            f"{f['kib']:5.1f} KiB/table   unacked {f['unacked']:.0f}   "
+            f"loop {f['loop']:4.1f} / {f['floor_loop']:4.1f} ms")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,6 +82,12 @@ def main(argv: list[str] | None = None) -> int:
             print(line(f"run {number}", runs[-1]), flush=True)
     median = {key: statistics.median(run[key] for run in runs) for key in runs[0]}
     print(line("median", median))
+    # This machine's speed moves by itself (docs/BENCHMARKS.md, round 13): a run whose two windows saw
+    # about the same speed (the fixed loop within 10% of each other) compares like with like.
+    alike = [run for run in runs if abs(run["loop"] / run["floor_loop"] - 1) <= 0.10]
+    if alike:
+        print(f"the {len(alike)} run(s) whose two windows ran at the same speed (fixed loop within 10%): median ratio "
+              f"{statistics.median(run['ratio'] for run in alike):.2f}x, p99 {statistics.median(run['p99'] for run in alike):.1f} ms")
     print(f"targets (issue 21): {median['ratio']:.2f}x the trivial bot (at most 2.5x); p99 {median['p99']:.1f} ms "
           f"(at most 50 ms); clicks never acknowledged: {sum(run['unacked'] for run in runs)}")
     return 0
