@@ -7,7 +7,7 @@ these are not `/tonk settings` and `/tonk season` any more: under `/tonk`, every
 saw them. Each command still checks Manage Server when it runs, and so does each click
 on a confirmation, because a server can change who sees a command.
 
-Whatever cannot be undone asks first, with buttons (`cogs.components.AskButton`):
+Whatever cannot be undone asks first, with buttons (`cogs.components.ask_button`):
 starting a new season, and forgetting the server.
 """
 
@@ -23,7 +23,7 @@ from bot.service import TableService
 from engine.help import plural
 
 from cogs import render, stats_commands
-from cogs.components import ASK_EVENT, AskButton, view_of
+from cogs.components import ASK_EVENT, ask_button, view_of
 from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
 
 GROUP_NAME = "tonk-admin"
@@ -41,8 +41,8 @@ SEASON_QUESTION = ("**Start a new season?** The standings of this season are arc
 def asking(question: str, what: str, yes: str) -> dict:
     """An ephemeral confirmation: the question, a red button that does it, a grey one that does not."""
     return {"content": question,
-            "view": view_of(AskButton(what, yes, discord.ButtonStyle.danger),
-                            AskButton("keep", "Keep everything as it is"))}
+            "view": view_of(ask_button(what, yes, discord.ButtonStyle.danger),
+                            ask_button("keep", "Keep everything as it is"))}
 
 
 def forgotten_text(done) -> str:

@@ -183,36 +183,13 @@ ASK_EVENT = "tonk_ask"
 """A server-wide confirmation's click (`on_tonk_ask(interaction, what)`), for the admin commands."""
 
 
-class TonkButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    """A table's button; its template checks the custom id it is made with (`route` reads clicks)."""
-
-
-class TonkSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    """A table's menu; its template checks the custom id it is made with (`route` reads clicks)."""
-
-
 RULES_HERE = f"{PREFIX}:rules-here"
 """The help's button: the rules of whatever table is in the channel when it is clicked."""
-
-
-class RulesHereButton(discord.ui.DynamicItem[discord.ui.Button], template=RULES_HERE):
-    def __init__(self, label: str = "Rules of the table here") -> None:
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=RULES_HERE))
-
 
 SERVER_ASKS = ("forget", "season", "keep")
 """The server-wide confirmations of `/tonk-admin` (forget this server, start a new season) and
 the answer of every confirmation that changes nothing (keep)."""
 ASK_TEMPLATE = rf"{PREFIX}:ask:(?P<what>{'|'.join(SERVER_ASKS)})"
-
-
-class AskButton(discord.ui.DynamicItem[discord.ui.Button], template=ASK_TEMPLATE):
-    """A confirmation's button that is not about one table: `tonk:ask:{what}`; the server is the
-    click's own, and the cog checks again who clicked."""
-
-    def __init__(self, what: str, label: str = "", style=discord.ButtonStyle.secondary) -> None:
-        self.what = what
-        super().__init__(discord.ui.Button(label=label or what, style=style, custom_id=f"{PREFIX}:ask:{what}"))
 
 
 # ---------------------------------------------------------------------------- a click in
@@ -227,8 +204,7 @@ def routed(interaction: discord.Interaction) -> tuple[str, tuple[Any, ...]] | No
     """The client event a component click becomes, and its arguments after the interaction:
     `CLICK_EVENT` with its `Click`, `RULES_HERE_EVENT`, or `ASK_EVENT` with what is asked.
     None for anything else, and for a custom id that is not on the clicked message (the bot
-    never sent that control there: a crafted click is ignored, as discord.py's dynamic items
-    ignore it).
+    never sent that control there: a crafted click is ignored).
 
     The custom id is parsed once, here. Unlike discord.py's dynamic items, which rebuild a
     whole view of the clicked message to find the one item (a tenth of a click's dispatch),
@@ -274,26 +250,37 @@ async def route(interaction: discord.Interaction) -> None:
         interaction.client.dispatch(event, interaction, *args)
 
 
+# ---------------------------------------------------------------------------- controls out
+
+def _checked(custom: str, template: re.Pattern[str]) -> str:
+    """`custom` if `routed` reads it as it is meant (a control it would ignore is a bug here)."""
+    if not template.fullmatch(custom) or len(custom) > 100:
+        raise ValueError(f"{custom!r} is not a custom id that clicks are routed by")
+    return custom
+
+
 def button(table_id: int, verb: Verb, label: str, *, style=discord.ButtonStyle.secondary,
            version: int | None = None, row: int | None = None, disabled: bool = False,
-           emoji: str | None = None) -> TonkButton:
-    return TonkButton(discord.ui.Button(
-        label=label, style=style, custom_id=custom_id(table_id, verb, version), row=row,
-        disabled=disabled, emoji=emoji,
-    ))
+           emoji: str | None = None) -> discord.ui.Button:
+    return discord.ui.Button(label=label, style=style, custom_id=_checked(custom_id(table_id, verb, version), _BUTTON),
+                             row=row, disabled=disabled, emoji=emoji)
 
 
 def menu(table_id: int, verb: Verb, placeholder: str, options: list[discord.SelectOption], *,
-         version: int | None = None, row: int | None = None, tag: str | None = None) -> TonkSelect:
-    select = discord.ui.Select(
-        placeholder=placeholder, options=options[:25], custom_id=custom_id(table_id, verb, version, menu=True, tag=tag),
-        row=row, min_values=1, max_values=1,
-    )
-    # discord.py 2.7's Select keeps `row` in a slot of its own, while a DynamicItem (and so the
-    # view's layout) reads Item's `_row`: without this, a menu's row is ignored and the menu
-    # takes the first row with room, which may be the row meant for buttons
-    select._row = row
-    return TonkSelect(select)
+         version: int | None = None, row: int | None = None, tag: str | None = None) -> discord.ui.Select:
+    custom = _checked(custom_id(table_id, verb, version, menu=True, tag=tag), _SELECT)
+    return discord.ui.Select(placeholder=placeholder, options=options[:25], custom_id=custom, row=row,
+                             min_values=1, max_values=1)
+
+
+def rules_here_button(label: str = "Rules of the table here") -> discord.ui.Button:
+    return discord.ui.Button(label=label, style=discord.ButtonStyle.secondary, custom_id=RULES_HERE)
+
+
+def ask_button(what: str, label: str = "", style=discord.ButtonStyle.secondary) -> discord.ui.Button:
+    """A confirmation's button that is not about one table: `tonk:ask:{what}`; the server is the
+    click's own, and the cog checks again who clicked."""
+    return discord.ui.Button(label=label or what, style=style, custom_id=_checked(f"{PREFIX}:ask:{what}", _ASK))
 
 
 def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:

@@ -25,7 +25,7 @@ from engine.help import (OPTION_GROUPS, OPTIONS, card_values, not_played, option
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
-from cogs.components import AskButton, RulesHereButton, Verb, button, menu, view_of
+from cogs.components import Verb, ask_button, button, menu, rules_here_button, view_of
 
 COLOUR_LOBBY = discord.Colour.blurple()
 COLOUR_PLAY = discord.Colour.green()
@@ -845,8 +845,8 @@ def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | Non
         embed.add_field(name=heading[:256], value=body[:1024], inline=False)
     embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")
     if bot is not None:
-        return {"embeds": [embed, bot], "view": view_of(RulesHereButton())}
-    return {"embed": embed, "view": view_of(RulesHereButton())}
+        return {"embeds": [embed, bot], "view": view_of(rules_here_button())}
+    return {"embed": embed, "view": view_of(rules_here_button())}
 
 
 def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str) -> discord.Embed:
@@ -889,7 +889,7 @@ def close_question(table_id: int, hand_number: int, question: str) -> dict[str, 
     return {"content": f"**Close table {table_id}?** {question}",
             "view": view_of(button(table_id, Verb.CLOSE, "Close the table", style=discord.ButtonStyle.danger,
                                    version=hand_number),
-                            AskButton("keep", "Keep it open"))}
+                            ask_button("keep", "Keep it open"))}
 
 
 def settings_embed(settings, notes: list[str]) -> discord.Embed:

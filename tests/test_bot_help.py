@@ -59,7 +59,7 @@ def labels(message) -> set[str]:
     view = message.get("view")
     out = set()
     for item in view.children if view is not None else ():
-        label = getattr(item.item, "label", None) or getattr(item.item, "placeholder", None)
+        label = getattr(item, "label", None) or getattr(item, "placeholder", None)
         if label:
             out.add(label_word(label))
     return out

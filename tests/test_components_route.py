@@ -5,10 +5,11 @@ message carries (the bot sent it there)."""
 from types import SimpleNamespace
 
 import discord
+import pytest
 from discord.components import _component_factory
 
-from cogs.components import (ASK_EVENT, CLICK_EVENT, RULES_HERE, RULES_HERE_EVENT, AskButton, Click, RulesHereButton,
-                             Verb, button, menu, routed, view_of)
+from cogs.components import (ASK_EVENT, CLICK_EVENT, RULES_HERE, RULES_HERE_EVENT, Click, ask_button,
+                             Verb, button, menu, routed, rules_here_button, view_of)
 
 
 def _message(*items):
@@ -26,7 +27,7 @@ def _click(message, custom_id: str, kind: discord.ComponentType, values=None):
 
 HAND = _message(button(7, Verb.DRAW, "Draw", version=12),
                 menu(7, Verb.DISCARD, "Discard", [discord.SelectOption(label="K♠", value="KS")], version=12),
-                RulesHereButton(), AskButton("season"))
+                rules_here_button(), ask_button("season"))
 
 
 def test_a_button_and_a_menu_become_typed_clicks():
@@ -51,3 +52,13 @@ def test_other_interactions_and_other_bots_ids_are_not_clicks():
     assert routed(command) is None
     other = _message(discord.ui.Button(label="x", custom_id="someone:else"))
     assert routed(_click(other, "someone:else", discord.ComponentType.button)) is None
+
+
+def test_a_control_routed_would_not_read_is_never_made():
+    # the custom id is checked when the control is made: a button nobody could click is a bug
+    with pytest.raises(ValueError):
+        ask_button("everything")
+    with pytest.raises(ValueError):  # over Discord's 100 characters
+        menu(7, Verb.DISCARD, "Discard", [discord.SelectOption(label="K♠", value="KS")], version=12, tag="x" * 100)
+    assert menu(7, Verb.DISCARD, "Discard", [discord.SelectOption(label="K♠", value="KS")], version=12,
+                tag="x").custom_id == "tonk:7:discard-menu:12:x"

@@ -13,8 +13,8 @@ from engine_helpers import C, deal
 
 
 def labels(message) -> list[str]:
-    return [item.item.label for item in message["view"].children if hasattr(item.item, "label")
-            and item.item.label]
+    return [item.label for item in message["view"].children if hasattr(item, "label")
+            and item.label]
 
 
 def custom_ids(message) -> list[str]:
@@ -45,7 +45,7 @@ def test_the_drawn_card_is_named_and_marked_and_the_discard_menu_follows_the_han
     shown = description.splitlines()[0].removeprefix("### ").split(", ")
     assert "7 of hearts (drawn)" in shown and "You drew the **7 of hearts**." in description
     assert [c.removesuffix(" (drawn)") for c in shown] == [c.name for c in sorted_hand(game.hands[0])]
-    discard = next(item.item for item in message["view"].children if ":discard-menu:" in item.custom_id)
+    discard = next(item for item in message["view"].children if ":discard-menu:" in item.custom_id)
     assert [o.label for o in discard.options] == [c.removesuffix(" (drawn)") for c in shown]
     assert [o.description for o in discard.options if o.label == "7 of hearts"] == ["just drawn"]
     # the picture rides along, shown in the embed

@@ -26,13 +26,13 @@ def check_limits(message):
     view = message["view"]
     if view is None:
         return
-    # clicks are routed by the registered dynamic items, so no view is kept alive per message
+    # clicks are routed by cogs/components.py's route, so no view is kept alive per message
     assert view.is_finished()
     items = view.children
     assert len(items) <= 25
     for item in items:
         assert len(item.custom_id) <= 100
-        options = getattr(item.item, "options", None)
+        options = getattr(item, "options", None)
         if options is not None:
             assert 1 <= len(options) <= 25 and all(len(o.value) <= 100 and len(o.label) <= 100 for o in options)
 
@@ -60,8 +60,7 @@ def _shown(message) -> str:
     """Everything a message shows or carries: embed text, labels, option values, custom ids."""
     parts = [str(message.get("content") or ""), str(message["embed"].to_dict())]
     view = message["view"]
-    for dynamic in view.children if view is not None else ():
-        item = dynamic.item  # the Button or Select inside the persistent DynamicItem
+    for item in view.children if view is not None else ():
         parts += [str(getattr(item, "label", "") or ""), str(getattr(item, "placeholder", "") or ""), item.custom_id]
         for option in getattr(item, "options", None) or ():
             parts += [option.label, option.value]
@@ -152,5 +151,5 @@ async def test_a_wild_card_hand_offers_each_menu_value_once():
     message = render.hand_message(game.view(0), table_id=1, hand_number=1, moves=1)
     check_limits(message)
     for item in message["view"].children:
-        values = [o.value for o in getattr(item.item, "options", None) or []]
+        values = [o.value for o in getattr(item, "options", None) or []]
         assert len(values) == len(set(values))

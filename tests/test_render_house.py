@@ -28,8 +28,7 @@ def items(message):
     """(custom_id, the Button or Select) of each component, checked against Discord's limits."""
     out = []
     view = message["view"]
-    for dynamic in view.children if view is not None else ():
-        item = dynamic.item
+    for item in view.children if view is not None else ():
         assert len(item.custom_id) <= 100
         options = getattr(item, "options", None)
         if options is not None:

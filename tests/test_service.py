@@ -335,7 +335,7 @@ async def test_leaving_between_hands_leaves_a_table_that_deals_on(db):
         view = await play(service, view.id, [ALICE, BOB, CAROL][view.game.turn], "drop")
     view = await do(service, view.id, CAROL, Leave)
     assert view.status is Status.BETWEEN_HANDS
-    labels = [getattr(item.item, "label", None) or item.item.placeholder
+    labels = [getattr(item, "label", None) or item.placeholder
               for item in render.table_message(view.public())["view"].children]
     assert labels == ["Next hand", "Join", "Leave", "Host: remove a seat…", "Rules"]
     view = await do(service, view.id, BOB, NextHand)

@@ -177,7 +177,7 @@ def field(message, name: str) -> str:
 
 
 def labels(message) -> list[str]:
-    return [item.item.label for item in message["view"].children if hasattr(item.item, "label")]
+    return [item.label for item in message["view"].children if hasattr(item, "label")]
 
 
 def test_the_table_message_shows_the_side_bets_the_pots_and_the_big_one():

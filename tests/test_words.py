@@ -45,8 +45,8 @@ def texts(message) -> str:
         parts += [f"{f['name']}\n{f['value']}" for f in data.get("fields", [])]
     view = message.get("view")
     for item in view.children if view is not None else ():
-        parts.append(getattr(item.item, "label", None) or getattr(item.item, "placeholder", None) or "")
-        parts += [f"{o.label} {o.description or ''}" for o in getattr(item.item, "options", None) or []]
+        parts.append(getattr(item, "label", None) or getattr(item, "placeholder", None) or "")
+        parts += [f"{o.label} {o.description or ''}" for o in getattr(item, "options", None) or []]
     return "\n".join(parts)
 
 
