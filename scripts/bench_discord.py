@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fakediscord import BotProcess, FakeDiscord, FakeMember, FakeMessage, SentInteraction, loopback_only  # noqa: E402
+from fakediscord import BotProcess, FakeDiscord, FakeMember, FakeMessage, SentInteraction, loopback_only, MANAGE_GUILD  # noqa: E402
 from e2e_helpers import card_value  # noqa: E402  (a menu's card by its value, jokers too)
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -623,6 +623,13 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
 
         clicks = Clicks()
         driver = Driver(fake, clicks, (args.think_min, args.think_max))
+        if args.no_pictures:  # the server's own setting, as its admin would turn it off: text-only tables and hands
+            admin = fake.add_member(fake.guild, "bench-admin", permissions=MANAGE_GUILD)
+            sent = await driver.send("settings", fake.slash(admin, fake.guild.channel("table-000"), "tonk-admin settings",
+                                                            pictures=False))
+            if not sent.acked:
+                raise RuntimeError("the bot did not answer /tonk-admin settings pictures:False")
+            clicks.records.clear()
         tables = [Table(i, fake.guild.channel(f"table-{i:03d}"), players, random.Random(args.seed * 100_003 + i))
                   for i, players in enumerate(seating)]
         gate = asyncio.Semaphore(args.setup_concurrency)
@@ -940,7 +947,7 @@ def report_shards(args: argparse.Namespace, run: dict) -> None:
 def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
     print()
     print(f"=== Tonk bot: {tonk['tables']} tables, {tonk['members']} members, think {args.think_min}-{args.think_max} s, "
-          f"rate limits {'off' if args.no_rate_limits else 'Discord-like'} ===")
+          f"rate limits {'off' if args.no_rate_limits else 'Discord-like'}{', pictures off' if args.no_pictures else ''} ===")
     print(f"measured window   {tonk['seconds']:.1f} s after a {args.warmup:g} s warm-up")
     print(f"clicks            {tonk['clicks']} ({tonk['clicks_per_second']:.1f} per second); "
           f"not acknowledged {tonk['unacked_in_window']}")
@@ -1076,6 +1083,8 @@ def main() -> int:
     parser.add_argument("--edit-interval", type=float, default=1.0, help="TONK_TABLE_EDIT_INTERVAL (production: 1)")
     parser.add_argument("--computer-delay", type=float, default=1.0, help="TONK_COMPUTER_DELAY (no computer seats here)")
     parser.add_argument("--no-rate-limits", action="store_true", help="turn the fake's Discord-like rate limits off")
+    parser.add_argument("--no-pictures", action="store_true",
+                        help="the server's pictures setting off (/tonk-admin settings pictures:False) before the tables open")
     parser.add_argument("--baseline-seconds", type=float, default=20.0,
                         help="window for the trivial test bot with the same pattern (0: skip)")
     parser.add_argument("--py-spy", metavar="FILE", help="record the bot with py-spy (raw collapsed stacks) over the window")
