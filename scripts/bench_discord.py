@@ -22,12 +22,15 @@ Figures printed:
     by anything else on the machine, since all share its cores;
   - with `--baseline-seconds` (default 20), the same click pattern against the fake's
     trivial test bot (`python -m fakediscord.testbot`, a counter button answered at once),
-    the floor that the fake, the gateway, discord.py and the loopback add by themselves.
+    the floor that the fake, the gateway, discord.py and the loopback add by themselves;
+  - the machine's own speed in each window (`SpeedProbe`: this machine's speed moves by
+    itself, and a ratio between two windows means something when both ran at the same speed).
 
     python scripts/bench_discord.py --tables 200 --seconds 60
     python scripts/bench_discord.py --tables 200 --seconds 60 --think-min 2 --think-max 8
     python scripts/bench_discord.py --tables 200 --seconds 60 --py-spy /tmp/bot.txt   # profile the bot
     python scripts/bench_discord.py --tables 200 --seconds 60 --shards 2   # two shard processes, 200 tables each
+    python scripts/bench_discord.py --tables 200 --seconds 60 --no-pictures   # the server's pictures setting off
 
 `--wait-quiet 600` first waits for other processes to leave the CPU alone. A Start that
 the bot answers with an apology (a tonk on the deal, see docs/BENCHMARKS.md) is pressed
