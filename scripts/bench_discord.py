@@ -63,7 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fakediscord import BotProcess, FakeDiscord, FakeMember, FakeMessage, SentInteraction, loopback_only, MANAGE_GUILD  # noqa: E402
+from fakediscord import MANAGE_GUILD, BotProcess, FakeDiscord, FakeMember, FakeMessage, SentInteraction, loopback_only  # noqa: E402
 from e2e_helpers import card_value  # noqa: E402  (a menu's card by its value, jokers too)
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -997,10 +997,11 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
               f"harness {floor['harness_cpu_percent']:.0f}%")
         print(f"violations        {floor['violations'] or 'none'}; 429s {floor['rate_limit_hits'] or 'none'}")
         print(f"machine speed     {probe_line(floor['probe_ms'])}")
+        speeds = ""
         if tonk["probe_ms"]["count"] and floor["probe_ms"]["count"]:
-            print(f"CPU per click     {tonk['bot_cpu_ms_per_click'] / floor['bot_cpu_ms_per_click']:.2f}x the trivial "
-                  f"bot's; the fixed loop took {tonk['probe_ms']['median'] / floor['probe_ms']['median']:.2f}x as long "
-                  f"in the Tonk bot's window as in the trivial bot's")
+            speeds = (f"; the fixed loop took {tonk['probe_ms']['median'] / floor['probe_ms']['median']:.2f}x as long "
+                      f"in the Tonk bot's window as in the trivial bot's")
+        print(f"CPU per click     {tonk['bot_cpu_ms_per_click'] / floor['bot_cpu_ms_per_click']:.2f}x the trivial bot's{speeds}")
     if tonk.get("py_spy"):
         print()
         print(tonk["py_spy"])
