@@ -1,0 +1,123 @@
+"""`python -m i18n extract | update | check | stats`: keep the catalogues in step with the code.
+
+- `extract` writes `i18n/locales/tonk.pot` from every `t()`, `tn()`, `tc()`, `tnc()` and `N_()`
+  in engine/, bot/ and cogs/ (what `pybabel extract -F i18n/babel.cfg` would write);
+- `update` merges it into every shipped catalogue (creating one that is missing, with its
+  language's plural forms), keeping what translators wrote;
+- `check` exits 1, naming them, when the template is stale or a catalogue lacks a message;
+- `stats` prints how much of each catalogue is translated.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_keywords
+from babel.messages.pofile import read_po, write_po
+
+from . import CATALOGUES, DOMAIN, LOCALES_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ("engine", "bot", "cogs")
+KEYWORDS = parse_keywords(["t", "tn:1,2", "tc:1c,2", "tnc:1c,2,3", "N_"])
+TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
+FIXED_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)  # no churn in the files from the clock
+
+
+def template() -> Catalog:
+    cat = Catalog(project="tonk-bot", domain=DOMAIN, creation_date=FIXED_DATE, revision_date=FIXED_DATE,
+                  msgid_bugs_address="", copyright_holder="", fuzzy=False)
+    for source in SOURCES:
+        for filename, lineno, message, comments, context in extract_from_dir(
+                str(ROOT / source), method_map=[("**.py", "python")], keywords=KEYWORDS,
+                comment_tags=("TRANSLATORS:",), strip_comment_tags=True):
+            cat.add(message, None, [(f"{source}/{filename}", lineno)], auto_comments=comments, context=context)
+    return cat
+
+
+def dump(cat: Catalog, **kwargs) -> bytes:
+    buf = io.BytesIO()
+    write_po(buf, cat, width=100, sort_output=False, omit_header=False, **kwargs)
+    return buf.getvalue()
+
+
+def catalogue_path(code: str) -> Path:
+    return LOCALES_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+def read(path: Path, locale: str | None = None) -> Catalog:
+    with open(path, "rb") as fh:
+        return read_po(fh, locale=locale)
+
+
+def update(tpl: Catalog) -> None:
+    for code in CATALOGUES:
+        if code == "en":
+            continue
+        path = catalogue_path(code)
+        if path.exists():
+            cat = read(path, code)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            cat = Catalog(locale=code, domain=DOMAIN, project="tonk-bot", creation_date=FIXED_DATE,
+                          revision_date=FIXED_DATE, fuzzy=False)
+        cat.update(tpl, no_fuzzy_matching=True, update_header_comment=False, update_creation_date=False)
+        cat.revision_date = FIXED_DATE
+        cat.fuzzy = False
+        path.write_bytes(dump(cat, ignore_obsolete=True, include_previous=False))
+
+
+def missing(code: str, tpl: Catalog) -> list[str]:
+    cat = read(catalogue_path(code), code)
+    out = []
+    for m in tpl:
+        if not m.id:
+            continue
+        got = cat.get(m.id, context=m.context)
+        strings = () if got is None else (got.string if isinstance(got.string, (list, tuple)) else (got.string,))
+        if got is None or got.fuzzy or not strings or not all(strings):
+            out.append(m.id[0] if isinstance(m.id, (list, tuple)) else m.id)
+    return out
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "check"
+    tpl = template()
+    if command == "extract":
+        TEMPLATE.write_bytes(dump(tpl))
+        print(f"i18n: {len(tpl)} messages in {TEMPLATE.relative_to(ROOT)}")
+        return 0
+    if command == "update":
+        TEMPLATE.write_bytes(dump(tpl))
+        update(tpl)
+        print(f"i18n: {len(tpl)} messages merged into {len(CATALOGUES) - 1} catalogues")
+        return 0
+    if command in ("check", "stats"):
+        bad = 0
+        if command == "check" and (not TEMPLATE.exists() or TEMPLATE.read_bytes() != dump(tpl)):
+            print("i18n: the template is stale: run python -m i18n update")
+            bad = 1
+        for code in CATALOGUES:
+            if code == "en":
+                continue
+            if not catalogue_path(code).exists():
+                print(f"i18n: {code}: no catalogue")
+                bad = 1
+                continue
+            lacking = missing(code, tpl)
+            if command == "stats" or lacking:
+                print(f"i18n: {code}: {len(tpl) - len(lacking)}/{len(tpl)} translated"
+                      + (f"; first missing: {lacking[0]!r}" if lacking else ""))
+            bad |= bool(lacking) and command == "check"
+        return bad
+    print("usage: python -m i18n extract | update | check | stats", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
