@@ -12,6 +12,8 @@ import enum
 import random
 from dataclasses import dataclass, field
 
+from .text import Text, tc
+
 
 class Rank(enum.IntEnum):
     ACE = 1
@@ -113,6 +115,10 @@ class Card:
         `ace of spades`, `10 of hearts`, `queen of diamonds`, `joker 1`."""
         return _NAMES[self.index]
 
+    def __text__(self) -> Text:
+        """The card in words in the reader's language (`i18n` renders it): the words of `name`."""
+        return card_text(self)
+
     @property
     def is_joker(self) -> bool:
         return self.joker != 0
@@ -189,6 +195,30 @@ RANK_TALLY = tuple(0 if c.joker else 1 << (_RANK_BITS * int(c.rank)) for c in _A
 BOOK_BIAS = sum(5 << (_RANK_BITS * r) for r in range(1, 14))
 BOOK_TOP = sum(8 << (_RANK_BITS * r) for r in range(1, 14))
 SUIT_NUMBER = tuple(-1 if c.joker else _SUIT_ORDER[c.suit] for c in _ALL)  # type: ignore[index]
+
+
+# TRANSLATORS: a rank in words inside a card's name ("ace" of "ace of spades"); 2 to 10 stay digits.
+RANK_TEXT = {Rank.ACE: tc("rank", "ace"), Rank.JACK: tc("rank", "jack"), Rank.QUEEN: tc("rank", "queen"),
+             Rank.KING: tc("rank", "king")}
+
+
+def rank_text(rank: Rank) -> "Text | str":
+    return RANK_TEXT.get(rank) or rank.code
+
+
+def card_text(card: Card) -> Text:
+    """A card's name in words as a `Text`: one message per suit, so a language may put the suit
+    first ("Herz-Ass") or decline it ("as kier")."""
+    if card.joker:
+        return tc("card", "joker {n}", n=str(card.joker))
+    rank = rank_text(card.rank)  # type: ignore[arg-type]
+    if card.suit is Suit.SPADES:
+        return tc("card", "{rank} of spades", rank=rank)
+    if card.suit is Suit.HEARTS:
+        return tc("card", "{rank} of hearts", rank=rank)
+    if card.suit is Suit.DIAMONDS:
+        return tc("card", "{rank} of diamonds", rank=rank)
+    return tc("card", "{rank} of clubs", rank=rank)
 
 
 def names(cards) -> str:

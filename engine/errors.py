@@ -1,10 +1,21 @@
-"""Errors the engine raises. Messages are written for players, not programmers."""
+"""Errors the engine raises. Each carries what is wrong as a `Text` (a message id and its
+parameters, `engine.text`), written for players; the edge says it in the reader's language
+(`i18n.Lang.render(exc.text)`), and `str(exc)` is its English, for logs."""
 
 from __future__ import annotations
 
+from .text import Text, as_text
+
 
 class TonkError(ValueError):
-    """Base of every refusal the engine makes; the message is safe to show a player."""
+    """Base of every refusal the engine makes; its `text` is safe to show a player."""
+
+    def __init__(self, text: "Text | str" = "", *args):
+        self.text: Text = as_text(text)
+        super().__init__(self.text, *args)
+
+    def __str__(self) -> str:
+        return str(self.text)
 
 
 class IllegalAction(TonkError):
@@ -26,10 +37,10 @@ class RecordError(TonkError):
     (its format, deck or rules) is at fault.
     """
 
-    def __init__(self, message: str, index: int | None = None):
+    def __init__(self, message: "Text | str", index: int | None = None):
         super().__init__(message)
         self.index = index
+        if index is not None:
+            from .text import t
 
-    def __str__(self) -> str:
-        text = super().__str__()
-        return text if self.index is None else f"action {self.index}: {text}"
+            self.text = t("action {index}: {reason}", index=index, reason=self.text)

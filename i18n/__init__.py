@@ -27,7 +27,7 @@ from babel.lists import format_list
 from babel.messages.plurals import get_plural
 from babel.numbers import format_decimal
 
-from engine.text import RAW, Text, as_text, t
+from engine.text import RAW, Text, as_text, t, tc
 
 log = logging.getLogger(__name__)
 
@@ -167,11 +167,18 @@ class Lang:
     def number(self, value: int | float) -> str:
         return format_decimal(value, locale=self.babel)
 
-    def join(self, items: Iterable[Any], style: str = "standard") -> str:
+    def join(self, items: Iterable[Any]) -> str:
+        """A list as the language says one: "a, b and c", "a, b y c", "a、b和c" (CLDR's)."""
         parts = [self.value(i) for i in items]
         if not parts:
             return ""
-        return format_list(parts, style=style, locale=self.babel)
+        return format_list(parts, locale=self.babel)
+
+    def series(self, items: Iterable[Any]) -> str:
+        """Items one after another with no "and" (cards in a hand: "ace of spades, 3 of hearts");
+        the separator is the catalogue's (", " in English, "、" in Japanese)."""
+        # TRANSLATORS: what separates items in a plain enumeration (cards of a hand); keep any space.
+        return self.render(tc("list separator", ", ")).join(self.value(i) for i in items)
 
     def value(self, value: Any) -> str:
         if isinstance(value, Text):
@@ -183,7 +190,7 @@ class Lang:
         if isinstance(value, (int, float)):
             return self.number(value)
         if isinstance(value, (list, tuple)):
-            return self.join(value)
+            return self.series(value)
         words = getattr(value, "__text__", None)  # a value that names itself (a card, a seat)
         if words is not None:
             return self.render(words())
