@@ -2,7 +2,7 @@
 
 - `extract` writes `i18n/locales/tonk.pot` from every `t()`, `tn()`, `tc()`, `tnc()` and `N_()`
   in engine/, bot/ and cogs/ (what `pybabel extract -F i18n/babel.cfg` would write);
-- `update` merges it into every shipped catalogue (creating one that is missing, with its
+- `update [codes]` merges it into every shipped catalogue (or only those named) (creating one that is missing, with its
   language's plural forms), keeping what translators wrote;
 - `check` exits 1, naming them, when the template is stale or a catalogue lacks a message;
 - `stats` prints how much of each catalogue is translated.
@@ -55,9 +55,9 @@ def read(path: Path, locale: str | None = None) -> Catalog:
         return read_po(fh, locale=locale)
 
 
-def update(tpl: Catalog) -> None:
+def update(tpl: Catalog, only: list[str] | None = None) -> None:
     for code in CATALOGUES:
-        if code == "en":
+        if code == "en" or (only and code not in only):
             continue
         path = catalogue_path(code)
         if path.exists():
@@ -92,10 +92,12 @@ def main(argv: list[str]) -> int:
         TEMPLATE.write_bytes(dump(tpl))
         print(f"i18n: {len(tpl)} messages in {TEMPLATE.relative_to(ROOT)}")
         return 0
-    if command == "update":
-        TEMPLATE.write_bytes(dump(tpl))
-        update(tpl)
-        print(f"i18n: {len(tpl)} messages merged into {len(CATALOGUES) - 1} catalogues")
+    if command == "update":  # `update de pl`: only those catalogues (translators working side by side)
+        only = argv[1:]
+        if not only:
+            TEMPLATE.write_bytes(dump(tpl))
+        update(tpl, only)
+        print(f"i18n: {len(tpl)} messages merged into {len(only) or len(CATALOGUES) - 1} catalogues")
         return 0
     if command in ("check", "stats"):
         bad = 0
