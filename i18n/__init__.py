@@ -248,6 +248,37 @@ def lang(locale: "str | None" = None) -> Lang:
     return Lang(locale, _catalogue(code), _babel_locale(locale, code))
 
 
+# ------------------------------------------------------------------ the pseudo-language (tests)
+
+PSEUDO = "x-pseudo"
+"""A language no person speaks: every catalogue message wrapped in ⟦ ⟧ and its letters swapped for
+look-alikes (ṫḣıṡ), placeholders kept. A text that reaches a reader without going through the
+catalogue stays plain ASCII, which is how tests find words built outside it."""
+
+_LOOKALIKE = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "ȧƀċḋėḟġḣıĵķŀṁṅȯṗʠṙṡṫüṿẇẋẏżȦƁĊḊĖḞĠḢİĴĶĿṀṄȮṖǪṘṠṪÜṾẆẊẎŻ",
+)
+
+
+def pseudo_string(pattern: str) -> str:
+    parts = re.split(r"(\{[A-Za-z_][A-Za-z0-9_]*\})", pattern)
+    return "⟦" + "".join(p if _PLACEHOLDER.fullmatch(p) else p.translate(_LOOKALIKE) for p in parts) + "⟧"
+
+
+def pseudo_lang(messages: "Iterable[Any]") -> Lang:
+    """The pseudo-language's `Lang`, from the template's messages (Babel `Message`s)."""
+    table: dict[tuple[str | None, str], Any] = {}
+    for m in messages:
+        if not m.id:
+            continue
+        if isinstance(m.id, (list, tuple)):
+            table[(m.context, m.id[0])] = (pseudo_string(m.id[0]), pseudo_string(m.id[1]))
+        else:
+            table[(m.context, m.id)] = pseudo_string(m.id)
+    return Lang(PSEUDO, Catalogue(PSEUDO, table, gettext.c2py("n != 1"), 2), Locale.parse("en_US"))
+
+
 def render(text: "Text | str", locale: "str | None" = None) -> str:
     return lang(locale).render(text)
 

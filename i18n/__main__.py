@@ -1,7 +1,7 @@
 """`python -m i18n extract | update | check | stats`: keep the catalogues in step with the code.
 
 - `extract` writes `i18n/locales/tonk.pot` from every `t()`, `tn()`, `tc()`, `tnc()` and `N_()`
-  in engine/, bot/ and cogs/ (what `pybabel extract -F i18n/babel.cfg` would write);
+  in engine/, bot/, cogs/ and i18n/ (what `pybabel extract -F i18n/babel.cfg` would write);
 - `update [codes]` merges it into every shipped catalogue (or only those named) (creating one that is missing, with its
   language's plural forms), keeping what translators wrote;
 - `check` exits 1, naming them, when the template is stale or a catalogue lacks a message;
@@ -23,7 +23,7 @@ from babel.messages.pofile import read_po, write_po
 from . import CATALOGUES, DOMAIN, LOCALES_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ("engine", "bot", "cogs")
+SOURCES = ("engine", "bot", "cogs", "i18n")
 KEYWORDS = parse_keywords(["t", "tn:1,2", "tc:1c,2", "tnc:1c,2,3", "N_"])
 TEMPLATE = LOCALES_DIR / f"{DOMAIN}.pot"
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=timezone.utc)  # no churn in the files from the clock
