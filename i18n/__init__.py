@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -240,9 +241,22 @@ def _catalogue(code: str) -> Catalogue:
         return Catalogue.source()
 
 
+@lru_cache(maxsize=1)
+def _pseudo_from_template() -> Lang:
+    from babel.messages.pofile import read_po
+
+    with open(LOCALES_DIR / f"{DOMAIN}.pot", "rb") as fh:
+        return pseudo_lang(read_po(fh))
+
+
 @lru_cache(maxsize=256)
 def lang(locale: "str | None" = None) -> Lang:
-    """The `Lang` of a Discord locale ("pt-BR", a `discord.Locale`) or a POSIX one; English when none."""
+    """The `Lang` of a Discord locale ("pt-BR", a `discord.Locale`) or a POSIX one; English when none.
+
+    With `TONK_PSEUDO_LOCALE=1` in the environment every reader gets the pseudo-language: a
+    translator's (and the leak tests') view of where each text on screen comes from."""
+    if os.environ.get("TONK_PSEUDO_LOCALE") == "1" or locale == PSEUDO:
+        return _pseudo_from_template()
     locale = str(locale) if locale else DEFAULT
     code = catalogue_code(locale)
     return Lang(locale, _catalogue(code), _babel_locale(locale, code))
@@ -292,6 +306,6 @@ def plural_header(code: str) -> tuple[int, str]:
     return p.num_plurals, p.plural_expr
 
 
-ENGLISH = lang(DEFAULT)
+ENGLISH = Lang(DEFAULT, Catalogue.source(), Locale.parse("en_US"))  # the source; never the pseudo-language
 
 __all__ = ["ENGLISH", "Lang", "SHIPPED", "Text", "as_text", "catalogue_code", "lang", "render"]
