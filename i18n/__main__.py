@@ -5,7 +5,9 @@
 - `update [codes]` merges it into every shipped catalogue (or only those named) (creating one that is missing, with its
   language's plural forms), keeping what translators wrote;
 - `check` exits 1, naming them, when the template is stale or a catalogue lacks a message;
-- `stats` prints how much of each catalogue is translated.
+- `stats` prints how much of each catalogue is translated;
+- `todo CODE` prints the messages a catalogue lacks as JSON, and `fill CODE FILE.json` writes a
+  translator's answers (the same rows with "string", or "strings" for the plural forms) into it.
 """
 
 from __future__ import annotations
@@ -85,9 +87,65 @@ def missing(code: str, tpl: Catalog) -> list[str]:
     return out
 
 
+def todo(code: str, tpl: Catalog) -> list[dict]:
+    """The messages `code` lacks, as JSON-ready rows a translator fills in (`fill`)."""
+    lacking = set(missing(code, tpl))
+    rows = []
+    for m in tpl:
+        ids = tuple(m.id) if isinstance(m.id, (list, tuple)) else (m.id,)
+        if m.id and ids[0] in lacking:
+            row = {"context": m.context, "id": ids[0]}
+            if len(ids) > 1:
+                row["plural"] = ids[1]
+                row["forms"] = read(catalogue_path(code), code).num_plurals
+            if m.auto_comments:
+                row["note"] = " ".join(m.auto_comments)
+            if m.locations:
+                row["where"] = "%s:%s" % m.locations[0]
+            rows.append(row)
+    return rows
+
+
+def fill(code: str, rows: list[dict]) -> int:
+    """Write translators' rows ({"context", "id", "string"} or {"context", "id", "strings": [...]})
+    into the catalogue of `code`; returns how many were written."""
+    path = catalogue_path(code)
+    cat = read(path, code)
+    written = 0
+    for row in rows:
+        key = row["id"]
+        found = None
+        for m in cat:
+            ids = tuple(m.id) if isinstance(m.id, (list, tuple)) else (m.id,)
+            if ids[0] == key and m.context == row.get("context"):
+                found = m
+                break
+        if found is None:
+            continue
+        if "strings" in row:
+            found.string = tuple(row["strings"])
+        else:
+            found.string = row["string"]
+        found.flags.discard("fuzzy")
+        written += 1
+    path.write_bytes(dump(cat, ignore_obsolete=True, include_previous=False))
+    return written
+
+
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
+    if command == "fill":  # python -m i18n fill de rows.json
+        import json
+
+        rows = json.loads(Path(argv[2]).read_text(encoding="utf-8"))
+        print(f"i18n: {fill(argv[1], rows)} of {len(rows)} rows written to {argv[1]}")
+        return 0
     tpl = template()
+    if command == "todo":  # python -m i18n todo de > rows.json
+        import json
+
+        print(json.dumps(todo(argv[1], tpl), ensure_ascii=False, indent=1))
+        return 0
     if command == "extract":
         TEMPLATE.write_bytes(dump(tpl))
         print(f"i18n: {len(tpl)} messages in {TEMPLATE.relative_to(ROOT)}")
