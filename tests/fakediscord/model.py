@@ -108,6 +108,7 @@ class FakeUser:
     name: str
     global_name: str | None = None
     bot: bool = False
+    locale: str = "en-US"  # the language of the person's Discord client: every interaction carries it
 
     def payload(self) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -482,7 +482,7 @@ class FakeDiscord(RestAPI, GatewayServer):
         /,
         *,
         options: dict[str, Any] | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         **values: Any,
     ) -> SentInteraction:
         """`user` runs `/command` ("tonk new") in `channel` with options as keyword arguments.
@@ -659,9 +659,10 @@ class FakeDiscord(RestAPI, GatewayServer):
         *,
         command: str | None = None,
         source: FakeMessage | None = None,
-        locale: str = "en-US",
+        locale: str | None = None,
     ) -> SentInteraction:
         assert channel.guild is not None
+        locale = locale or member.user.locale
         session = self._session_for(channel.guild)
         interaction_id = self.ids.next()
         token = new_token()
