@@ -14,6 +14,7 @@ from types import MappingProxyType
 from .actions import (DISCARDS, DRAW, DROP, TAKE, Action, Claim, Discard, Draw, Drop, Hit, Slap, Spread, Swap, TakeDiscard,
                       action_from_record)
 from .cards import Card, Suit, count, shuffle
+from .text import Text, t
 from .errors import IllegalAction, NotYourTurn, RecordError, RulesError, TonkError
 from .outcome import (
     RUN_OUT_MULTIPLE,
@@ -108,7 +109,7 @@ def cut_for_dealer(players: int, rng: random.Random) -> tuple[int, list[list[Car
     Returns the dealer and every round of cuts (None for a seat that sat a round out).
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise RulesError(f"Tonk is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        raise RulesError(t("Tonk is for {low} to {high} players.", low=MIN_PLAYERS, high=MAX_PLAYERS))
     contenders = list(range(players))
     rounds: list[list[Card | None]] = []
     while True:
@@ -173,17 +174,17 @@ class Game:
             names = list(players)
         n = len(names)
         if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-            raise RulesError(f"Tonk is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}.")
+            raise RulesError(t("Tonk is for {low} to {high} players, not {n}.", low=MIN_PLAYERS, high=MAX_PLAYERS, n=n))
         full, most = _deck_and_max_players(rules)
         if n > most:
-            raise RulesError(
-                f"A {rules.deck_size}-card deck with {rules.hand_size} cards each is enough for "
-                f"{rules.max_players()} players at most."
-            )
+            raise RulesError(t(
+                "A {deck}-card deck with {hand} cards each is enough for {most} players at most.",
+                deck=rules.deck_size, hand=rules.hand_size, most=rules.max_players(),
+            ))
         if not 0 <= dealer < n:
-            raise RulesError(f"The dealer must be one of the seats 0 to {n - 1}.")
+            raise RulesError(t("The dealer must be one of the seats 0 to {last}.", last=n - 1))
         if not isinstance(stake, int) or isinstance(stake, bool) or not 1 <= stake <= MAX_STAKE:
-            raise RulesError(f"The stake must be a whole number of points from 1 to {MAX_STAKE:,}.")
+            raise RulesError(t("The stake must be a whole number of points from 1 to {top}.", top=MAX_STAKE))
         if deck is None:
             deck = list(full)
             shuffle(deck, rng or random.Random())  # as shuffled_deck(rules, rng)
@@ -365,9 +366,9 @@ class Game:
         """
         phase = self.phase
         if phase == OVER:
-            raise IllegalAction("This hand is over.")
+            raise IllegalAction(t("This hand is over."))
         if type(seat) is not int or not 0 <= seat < len(self.players):
-            raise IllegalAction("There is no such seat at this table.")
+            raise IllegalAction(t("There is no such seat at this table."))
         kind = type(action)
         house = self.house
         if house is not None:  # out of turn: a slap, or a slapper's extra discard
@@ -376,37 +377,37 @@ class Game:
             if phase == SLAP_DISCARD:
                 return house.verify_extra_discard(self, seat, action)
             if seat == self.turn and self.boobed[seat] and kind is not Drop:
-                raise IllegalAction("House rule (boobed): you emptied your hand too late to win; you must drop.")
+                raise IllegalAction(t("House rule (boobed): you emptied your hand too late to win; you must drop."))
         if seat != self.turn:
-            raise NotYourTurn(f"It is {self.players[self.turn]}'s turn, not yours.")
+            raise NotYourTurn(t("It is {name}'s turn, not yours.", name=self.players[self.turn]))
         if phase == START:
             if kind is Drop:
                 if self.drop_blocked and not self.boobed[seat]:  # boobed: drop even while waiting
-                    raise IllegalAction("You are waiting: you cannot drop on this turn.")
+                    raise IllegalAction(t("You are waiting: you cannot drop on this turn."))
                 return
             if kind is Draw:
                 return
             if kind is TakeDiscard:
                 if not self.discard:
-                    raise IllegalAction("The discard pile is empty: draw from the stock.")
+                    raise IllegalAction(t("The discard pile is empty: draw from the stock."))
                 if house is not None:
                     house.verify_take(self, seat)
                 return
             if kind is Claim and house is not None:
                 return house.verify_claim(self, seat)
             if kind is Spread or kind is Hit or kind is Discard or (kind is Swap and house is not None):
-                raise IllegalAction("Draw from the stock or take the discard first (or drop).")
+                raise IllegalAction(t("Draw from the stock or take the discard first (or drop)."))
             raise IllegalAction(_not_at_this_table(action))
         # PLAY
         if kind is Drop:
             if house is None or self.rules.drop_when != "any_time":
-                raise IllegalAction("You can only drop at the start of your turn, before you draw.")
+                raise IllegalAction(t("You can only drop at the start of your turn, before you draw."))
             if self.drop_blocked:
-                raise IllegalAction("You are waiting: you cannot drop on this turn.")
+                raise IllegalAction(t("You are waiting: you cannot drop on this turn."))
             house.require_taken_used(self, "drop")
             return
         if kind is Draw or kind is TakeDiscard:
-            raise IllegalAction("You have already drawn this turn: spread, hit or discard.")
+            raise IllegalAction(t("You have already drawn this turn: spread, hit or discard."))
         hand = self.hands[seat]
         if kind is Discard:
             self._require_in_hand(action.card, hand)
@@ -415,7 +416,7 @@ class Game:
             return
         if house is not None:
             if kind is Claim:
-                raise IllegalAction("An instant hand is claimed at the start of your first turn, before you draw.")
+                raise IllegalAction(t("An instant hand is claimed at the start of your first turn, before you draw."))
             if kind is Hit or kind is Swap:
                 house.verify_hit(self, seat, action)
             elif kind is Spread:
@@ -427,49 +428,50 @@ class Game:
         if kind is Hit:
             self._require_in_hand(action.card, hand)
             if action.card.joker:
-                raise IllegalAction("Jokers cannot be played on spreads.")
+                raise IllegalAction(t("Jokers cannot be played on spreads."))
             if not isinstance(action.spread, int) or not 0 <= action.spread < len(self.spreads):
-                raise IllegalAction("There is no such spread on the table.")
+                raise IllegalAction(t("There is no such spread on the table."))
             if action.stands_for is not None:
-                raise IllegalAction("House rule: there are no wild cards at this table.")
+                raise IllegalAction(t("House rule: there are no wild cards at this table."))
             spread = self.spreads[action.spread]
             if not self._fits(action.card, spread):
                 if spread.kind == "book" and not self.rules.hit_books:
-                    raise IllegalAction("House rule: you can hit runs only, not books.")
+                    raise IllegalAction(t("House rule: you can hit runs only, not books."))
                 if spread.kind == "book" and len(spread.cards) >= 4:
-                    raise IllegalAction("That book already has all four cards.")
-                what = "book" if spread.kind == "book" else "run (same suit, at either end; A is low)"
-                raise IllegalAction(f"{action.card.name} does not fit that {what}.")
+                    raise IllegalAction(t("That book already has all four cards."))
+                if spread.kind == "book":
+                    raise IllegalAction(t("{card} does not fit that book.", card=action.card))
+                raise IllegalAction(t("{card} does not fit that run (same suit, at either end; A is low).", card=action.card))
             return
         if kind is Spread:
             cards = action.cards
             self._require_spread_cards(cards, hand)
             if action.wilds:
-                raise IllegalAction("House rule: there are no wild cards at this table.")
+                raise IllegalAction(t("House rule: there are no wild cards at this table."))
             if any(c.joker for c in cards):
-                raise IllegalAction("Jokers cannot be spread.")
+                raise IllegalAction(t("Jokers cannot be spread."))
             if self._spread_kind(cards) is None:
-                raise IllegalAction(
+                raise IllegalAction(t(
                     "Those cards are neither a book (3 or 4 of one rank) nor a run "
                     "(3 or more of one suit in sequence; A is low)."
-                )
+                ))
             return
         raise IllegalAction(_not_at_this_table(action))
 
     def _require_spread_cards(self, cards, hand) -> None:
         """A spread's cards: each once, each in the hand, at least three."""
         if len(set(cards)) != len(cards):
-            raise IllegalAction("A spread cannot use the same card twice.")
+            raise IllegalAction(t("A spread cannot use the same card twice."))
         for c in cards:
             self._require_in_hand(c, hand)
         if len(cards) < 3:
-            raise IllegalAction("A spread needs at least 3 cards.")
+            raise IllegalAction(t("A spread needs at least 3 cards."))
 
     def _require_in_hand(self, card, hand) -> None:
         if not isinstance(card, Card):
-            raise IllegalAction("That is not a card.")
+            raise IllegalAction(t("That is not a card."))
         if card not in hand:
-            raise IllegalAction(f"{card.name} is not in your hand.")
+            raise IllegalAction(t("{card} is not in your hand.", card=card))
 
     def _spread_kind(self, cards) -> str | None:
         first = cards[0]
@@ -909,16 +911,16 @@ def _copy_spreads(spreads: list[TableSpread]) -> list[TableSpread]:
     return [TableSpread(s.owner, s.kind, list(s.cards), dict(s.named) if s.named else None) for s in spreads]
 
 
-def _not_at_this_table(action) -> str:
+def _not_at_this_table(action) -> Text:
     """The refusal for an action only a house rule allows (slap, swap, claim)."""
     verb = getattr(action, "verb", None)
     if verb == "slap":
-        return "House rule: there is no slapping at this table."
+        return t("House rule: there is no slapping at this table.")
     if verb == "swap":
-        return "House rule: there are no wild swaps at this table."
+        return t("House rule: there are no wild swaps at this table.")
     if verb == "claim":
-        return "There are no instant hands to claim in turn at this table."
-    return "That is not a Tonk action."
+        return t("There are no instant hands to claim in turn at this table.")
+    return t("That is not a Tonk action.")
 
 
 def check_deck(rules: Rules, deck: list[Card]) -> None:
