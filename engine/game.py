@@ -768,40 +768,40 @@ class Game:
     def from_record(cls, record: dict) -> "Game":
         """Replay a record; raise RecordError naming the bad part or the action index."""
         if not isinstance(record, dict):
-            raise RecordError("A hand record must be a JSON object.")
+            raise RecordError(t("A hand record must be a JSON object."))
         if record.get("format") != "tonk-hand/1":
             raise RecordError(f"Unknown record format {record.get('format')!r} (expected tonk-hand/1).")
         missing = [k for k in ("rules", "players", "dealer", "stake", "deck", "actions") if k not in record]
         if missing:
-            raise RecordError(f"The record lacks {', '.join(missing)}.")
+            raise RecordError(t("The record lacks {fields}.", fields=tuple(missing)))
         try:
             rules = Rules.from_dict(record["rules"])
         except TonkError as exc:
-            raise RecordError(f"Bad rules: {exc}") from None
+            raise RecordError(t("Bad rules: {reason}", reason=exc.text)) from None
         players = record["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise RecordError("players must be a list of names.")
+            raise RecordError(t("players must be a list of names."))
         if not isinstance(record["deck"], list):
-            raise RecordError("deck must be a list of cards.")
+            raise RecordError(t("deck must be a list of cards."))
         try:
             deck = [Card.parse(c) for c in record["deck"]]
         except ValueError as exc:
             raise RecordError(f"Bad deck: {exc}") from None
         dealer, stake = record["dealer"], record["stake"]
         if not isinstance(dealer, int) or isinstance(dealer, bool):
-            raise RecordError("dealer must be a seat number.")
+            raise RecordError(t("dealer must be a seat number."))
         if not isinstance(stake, int) or isinstance(stake, bool):
-            raise RecordError("stake must be a whole number.")
+            raise RecordError(t("stake must be a whole number."))
         side_bets = None
         if record.get("side_bets") is not None:
             side_bets = side_bets_from_record(record["side_bets"], len(players), stake)
         try:
             game = cls.deal(rules, players, dealer, deck=deck, stake=stake, side_bets=side_bets)
         except TonkError as exc:
-            raise RecordError(str(exc)) from None
+            raise RecordError(exc.text) from None
         actions = record["actions"]
         if not isinstance(actions, list):
-            raise RecordError("actions must be a list.")
+            raise RecordError(t("actions must be a list."))
         for index, entry in enumerate(actions):
             try:
                 action = action_from_record(entry)
@@ -844,7 +844,7 @@ class Game:
     @classmethod
     def from_json(cls, data: dict) -> "Game":
         if not isinstance(data, dict) or data.get("format") != "tonk-state/1":
-            raise RecordError("Not a saved Tonk hand (format tonk-state/1).")
+            raise RecordError(t("Not a saved Tonk hand (format tonk-state/1)."))
         parse = Card.parse
         rules = Rules.from_dict(data["rules"])
         saved = data.get("house")
