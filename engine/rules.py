@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .cards import Rank
 from .errors import RulesError
+from .text import t
 
 HAND_SIZES = tuple(range(3, 13))
 TONK_OUT_PAYS = ("double", "second_spread", "single")
@@ -60,14 +61,14 @@ class InstantHand:
         if self.hand not in INSTANT_KINDS:
             raise RulesError(f"An instant hand must be one of {', '.join(INSTANT_KINDS)}, not {self.hand!r}.")
         if self.pays not in (1, 2, 3, 4) or isinstance(self.pays, bool):
-            raise RulesError("An instant hand pays 1 to 4 stakes.")
+            raise RulesError(t("An instant hand pays 1 to 4 stakes."))
         if self.when not in INSTANT_WHEN:
-            raise RulesError("An instant hand is claimed on the deal or in turn.")
+            raise RulesError(t("An instant hand is claimed on the deal or in turn."))
         if self.hand == "low":
             if not isinstance(self.max, int) or isinstance(self.max, bool) or not 9 <= self.max <= 15:
-                raise RulesError("A low instant hand needs a max count from 9 to 15.")
+                raise RulesError(t("A low instant hand needs a max count from 9 to 15."))
         elif self.max:
-            raise RulesError("Only a low instant hand has a max count.")
+            raise RulesError(t("Only a low instant hand has a max count."))
 
     @classmethod
     def from_dict(cls, data) -> "InstantHand":
@@ -79,7 +80,7 @@ class InstantHand:
         if unknown:
             raise RulesError(f"Unknown instant hand field(s): {', '.join(map(str, unknown))}.")
         if "hand" not in data:
-            raise RulesError("An instant hand needs its hand (50, 49, 47, 41, low, all_faces, all_tens_and_faces).")
+            raise RulesError(t("An instant hand needs its hand (50, 49, 47, 41, low, all_faces, all_tens_and_faces)."))
         return cls(data["hand"], data.get("pays", 2), data.get("when", "deal"), data.get("max", 0))
 
     def to_dict(self) -> dict:
@@ -169,24 +170,24 @@ class Rules:
         check(self.tonk_out_pays in TONK_OUT_PAYS, f"tonk_out_pays must be one of {', '.join(TONK_OUT_PAYS)}.")
         check(self.instant_high in INSTANT_HIGH, f"instant_high must be one of {', '.join(INSTANT_HIGH)}.")
         check(self.instant_low == 0 or (isinstance(self.instant_low, int) and 9 <= self.instant_low <= 15),
-              "instant_low must be 0 (off) or a count from 9 to 15.")
+              t("instant_low must be 0 (off) or a count from 9 to 15."))
         check(not self.instant_low_triple or self.instant_low == 9,
-              "instant_low_triple pays triple only for a count of 9 or less: set instant_low to 9.")
+              t("instant_low_triple pays triple only for a count of 9 or less: set instant_low to 9."))
         check(self.instant_conflict in INSTANT_CONFLICT,
               f"instant_conflict must be one of {', '.join(INSTANT_CONFLICT)}.")
         check(self.caught_pays in CAUGHT_PAYS, f"caught_pays must be one of {', '.join(CAUGHT_PAYS)}.")
         check(self.stock_out in STOCK_OUT, f"stock_out must be one of {', '.join(STOCK_OUT)}.")
         check(isinstance(self.jokers, int) and not isinstance(self.jokers, bool) and 0 <= self.jokers <= 4,
-              "jokers must be from 0 to 4.")
-        check(self.deck in DECKS, "deck must be 52 or 40.")
-        check(self.scoring in SCORING, "scoring must be stakes or pushups.")
+              t("jokers must be from 0 to 4."))
+        check(self.deck in DECKS, t("deck must be 52 or 40."))
+        check(self.scoring in SCORING, t("scoring must be stakes or pushups."))
         if self.instant_hands is not None:
             hands = self.instant_hands
             if isinstance(hands, list):  # from a dict: build the frozen values here
                 hands = tuple(InstantHand.from_dict(h) for h in hands)
                 object.__setattr__(self, "instant_hands", hands)
             check(isinstance(hands, tuple) and all(isinstance(h, InstantHand) for h in hands),
-                  "instant_hands must be a list of instant hands.")
+                  t("instant_hands must be a list of instant hands."))
         for name, allowed in (("instant_tie", INSTANT_TIE), ("face_values", FACE_VALUES),
                               ("ace_in_runs", ACE_IN_RUNS), ("wild_cards", WILD_CARDS),
                               ("must_spread", MUST_SPREAD), ("first_turn_tonk_out", FIRST_TURN_TONK_OUT),
@@ -196,11 +197,11 @@ class Rules:
                      "hit_spoils_tonk_out", "double_double", "boobed"):
             check(isinstance(getattr(self, name), bool), f"{name} must be true or false.")
         check(self.hits_per_turn in (0, 1) and not isinstance(self.hits_per_turn, bool),
-              "hits_per_turn must be 0 (any number) or 1.")
+              t("hits_per_turn must be 0 (any number) or 1."))
         check(self.catchers_stakes in (2, 4) and not isinstance(self.catchers_stakes, bool),
-              "catchers_stakes must be 2 or 4.")
-        check(not self.wild_swap or self.wild_cards != "none", "wild_swap needs wild cards (set wild_cards).")
-        check(self.wild_cards != "jokers" or self.jokers > 0, "wild_cards jokers needs jokers in the deck (set jokers).")
+              t("catchers_stakes must be 2 or 4."))
+        check(not self.wild_swap or self.wild_cards != "none", t("wild_swap needs wild cards (set wild_cards)."))
+        check(self.wild_cards != "jokers" or self.jokers > 0, t("wild_cards jokers needs jokers in the deck (set jokers)."))
         object.__setattr__(self, "_ranks", tuple(
             r for r in Rank if self.deck != 40 or r not in (Rank.EIGHT, Rank.NINE, Rank.TEN)))
         instants = self._instant_list()
@@ -302,7 +303,7 @@ class Rules:
     def from_dict(cls, data: dict) -> "Rules":
         """`{"preset": NAME, **overrides}`; a missing preset means standard."""
         if not isinstance(data, dict):
-            raise RulesError("Rules must be an object with a preset name and options.")
+            raise RulesError(t("Rules must be an object with a preset name and options."))
         data = dict(data)
         base = cls.preset(data.pop("preset", "standard"))
         known = {f.name for f in fields(cls) if f.init}
@@ -478,7 +479,7 @@ def _plain(rules: Rules) -> dict:
 
 def normalise_preset_name(name: str) -> str:
     if not isinstance(name, str):
-        raise RulesError("The preset must be a name.")
+        raise RulesError(t("The preset must be a name."))
     return name.strip().lower().replace("-", " ").replace("_", " ")
 
 
