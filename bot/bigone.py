@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.help import plural
 from engine.session import big_one_stake, check_big_one
 
 from bot.errors import UserError
+from engine.text import tn
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +27,8 @@ class BigOne:
     def called(self, hands: int) -> "BigOne":
         """The host calls it for the next `hands` hands (refused while it is on already)."""
         if self.on:
-            raise UserError(f"The big one is on already: {plural(self.hands_left, 'hand')} left.")
+            raise UserError(tn("The big one is on already: {n} hand left.", "The big one is on already: {n} hands left.",
+                               self.hands_left))
         return BigOne(check_big_one(hands))
 
     def stake(self, stake: int) -> int:

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import Card, Suit
-from engine.help import plural
 from engine.session import SIDE_BET_KINDS, SidePot, call_suit, side_bet
 
 from bot.errors import UserError
+from engine.text import Text, t, tc, tn
 
-SIDE_BET_NAMES = {"high_card": "high card", "naturals": "naturals"}
+SIDE_BET_NAMES = {"high_card": tc("side bet", "high card"), "naturals": tc("side bet", "naturals")}
 MIN_SIDE_BETTORS = 2
 """A side bet is played at a deal only with two or more players in it; else its pot waits."""
 
@@ -71,7 +71,7 @@ class SideBets:
     # ------------------------------------------------------------------ what changes them
 
     def configured(self, kinds: tuple[str, ...], *, stake: int | None = None,
-                   suit_call: str | None = None) -> tuple["SideBets", str]:
+                   suit_call: str | None = None) -> tuple["SideBets", Text]:
         """Which bets are on (none: off), the side stake and how the suit is called; a bet turned
         off returns its pot to those who paid in. The new value and what the table says of it.
         A kind, stake or call that does not fit is a RulesError (a TonkError) and changes nothing."""
@@ -83,15 +83,16 @@ class SideBets:
         returned = sum(self.total(k) for k in SIDE_BET_KINDS if k not in kinds)
         pots = {k: paid for k, paid in self.pots.items() if k in kinds}
         kinds = tuple(k for k in SIDE_BET_KINDS if k in kinds)
-        text = "Side bets off." if not kinds else f"Side bets: {side_bets_words(kinds, stake, suit_call)}."
+        text = t("Side bets off.") if not kinds else t("Side bets: {bets}.", bets=side_bets_words(kinds, stake, suit_call))
         if returned:
-            text += f" {plural_points(returned)} in pots went back to those who paid in."
+            text = tn("{text} {n} point in pots went back to those who paid in.",
+                      "{text} {n} points in pots went back to those who paid in.", returned, text=text)
         return replace(self, kinds=kinds, stake=stake, suit_call=suit_call, pots=pots), text
 
     def toggled(self, user_id: int) -> tuple["SideBets", bool]:
         """The player in at every deal from the next, or out again: the new value, and whether they are in."""
         if not self.on:
-            raise UserError("The host has not turned side bets on (/tonk sidebets).")
+            raise UserError(t("The host has not turned side bets on (/tonk sidebets)."))
         if user_id in self.players:
             return replace(self, players=tuple(u for u in self.players if u != user_id)), False
         return replace(self, players=self.players + (user_id,)), True
@@ -183,12 +184,21 @@ class PublicSideBets:
     """What the pots won in the hand just finished moved, per seat (zero-sum)."""
 
 
-def plural_points(n: int) -> str:
-    return plural(n, "point")
+def plural_points(n: int) -> Text:
+    return tn("{n} point", "{n} points", n)
 
 
-def side_bets_words(kinds, stake: int, suit_call: str) -> str:
+def and_list(items) -> "Text | str":
+    """Items as a sentence names them: `a`, `a and b`, `a, b and c` (each a name or a Text)."""
+    items = list(items)
+    if len(items) == 1:
+        return items[0]
+    # TRANSLATORS: the end of a list in a sentence: "alice, bob and carol" ({items} is "alice, bob")
+    return tc("list", "{items} and {last}", items=items[:-1], last=items[-1])
+
+
+def side_bets_words(kinds, stake: int, suit_call: str) -> Text:
     """`high card (spades always) and naturals, 2 points a deal each`."""
-    names = [SIDE_BET_NAMES[k] + (f" ({'spades always' if suit_call == 'spades' else 'suit called at random'})"
-                                  if k == "high_card" else "") for k in kinds]
-    return f"{' and '.join(names)}, {plural_points(stake)} a deal each"
+    names = [(t("high card (spades always)") if suit_call == "spades" else t("high card (suit called at random)"))
+             if k == "high_card" else SIDE_BET_NAMES[k] for k in kinds]
+    return tn("{bets}, {n} point a deal each", "{bets}, {n} points a deal each", stake, bets=and_list(names))

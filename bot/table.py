@@ -38,7 +38,9 @@ from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, Com
                           SlapDiscard, Start, TakeOver, TimeOut, ToggleSideBets)
 from bot.bigone import BigOne
 from bot.errors import StaleView, UserError
-from bot.sidebets import PublicSideBets, SideBets, plural_points
+from bot.sidebets import PublicSideBets, SideBets, and_list, plural_points
+from engine.text import Text, as_text, t, tc, tn
+from engine.textdata import text_from_data, to_data
 
 SCHEMA = 2
 """Version of the table JSON. 1 was the untyped bookkeeping dict, which version 2 reads unchanged."""
@@ -105,7 +107,7 @@ def level_of(value: str) -> Level:
     try:
         return Level(value)
     except ValueError:
-        raise UserError(f"Computer players are {', '.join(Level)}.") from None
+        raise UserError(t("Computer players are {levels}.", levels=[str(level) for level in Level])) from None
 
 
 def highest_card(hand) -> Card:
@@ -151,8 +153,10 @@ class Seat:
     def played_by_computer(self) -> bool:
         return not self.is_human or self.away or self.leaving
 
-    def votes_text(self, needed: int) -> str:
-        return f"{len(self.votes)} of the {needed} needed to hand {self.name}'s seat to a computer player"
+    def votes_text(self, needed: int) -> Text:
+        return tn("{votes} of the {n} needed to hand {name}'s seat to a computer player",
+                  "{votes} of the {n} needed to hand {name}'s seat to a computer player",
+                  needed, votes=len(self.votes), name=self.name)
 
     @property
     def present(self) -> bool:
@@ -306,7 +310,7 @@ class RulesChanged(Event):
 class SideBetsChanged(Event):
     """The host set the side bets, or a player opted in or out: what the table shows changed."""
 
-    text: str
+    text: Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +324,7 @@ class BigOneCalled(Event):
 class TableClosed(Event):
     """The table closed (ended, everyone left, or idle): nothing more happens at it."""
 
-    reason: str
+    reason: Text
 
 
 # ---------------------------------------------------------------------------- the public view
@@ -365,9 +369,9 @@ class PublicTable:
     discard_top: Card | None = None
     stock_size: int = 0
     history: tuple[PublicEvent, ...] = ()
-    cuts: str | None = None
+    cuts: Text | None = None
     outcome: Outcome | None = None
-    closed_reason: str | None = None
+    closed_reason: Text | None = None
     replayable: bool = True
     """A closed table may be played again (not once its server's data is deleted)."""
     timer_plays: frozenset[int] = frozenset()
@@ -407,9 +411,10 @@ class Table:
     dealer: int | None = None
     game: Game | None = field(default=None, compare=False)
     """The hand in play or just finished. Never changed in place: operations play on a copy."""
-    cuts: str | None = None
+    cuts: Text | None = None
+    """Who cut what for the first deal, and who deals."""
     lobby_since: float = 0.0
-    closed_reason: str | None = None
+    closed_reason: Text | None = None
     replayable: bool = True
     """Play again may open a new lobby from it (False: closed as its server's data is deleted)."""
     message_id: int | None = None
@@ -458,7 +463,7 @@ class Table:
         """The user's seat, or a refusal for someone not seated here."""
         seat = self.seat_of(user_id)
         if seat is None:
-            raise UserError("You are not seated at this table.")
+            raise UserError(t("You are not seated at this table."))
         return seat
 
     @property
@@ -559,7 +564,8 @@ class Table:
         """A new lobby (id 0 until the store gives it one); `host_confirms`: the host confirms picks."""
         cap = capacity(rules)
         if computers < 0 or 1 + computers > cap:
-            raise UserError(f"This table seats {cap}: add at most {cap - 1} computer players.")
+            raise UserError(tn("This table seats {cap}: add at most {n} computer player.",
+                               "This table seats {cap}: add at most {n} computer players.", cap - 1, cap=cap))
         seats = (Seat.human(host_id, host_name, confirm=host_confirms),) + tuple(
             Seat.computer(COMPUTER_NAMES[i], level) for i in range(computers))
         return cls(id=0, guild_id=guild_id, channel_id=channel_id, host_user_id=host_id, rules=rules, stake=stake,
@@ -570,10 +576,10 @@ class Table:
         seats but those who left, the same rules, stake and scoring, hosted by `user_id`, who
         must have sat here. Totals start from zero; the side bets and the big one are not carried."""
         if self.is_open:
-            raise UserError("This table is still open: play on here.")
+            raise UserError(t("This table is still open: play on here."))
         seat = self.seat_of(user_id)
         if seat is None:
-            raise UserError("Only the players of this table can play again: /tonk new opens a new table.")
+            raise UserError(t("Only the players of this table can play again: /tonk new opens a new table."))
         first = replace(self.seats[seat], name=name)
         seats = [first] + [s for i, s in enumerate(self.seats) if i != seat and not s.leaving]
         # a fresh seat each (no totals, not away), keeping whether its person confirms picks
@@ -619,7 +625,7 @@ class Table:
                 try:
                     rules = changed_rules(replace(self.rules, scoring=self.scoring.value), key, value)
                 except RulesError as exc:
-                    raise UserError(plain_refusal(str(exc))) from None
+                    raise UserError(_plain(exc.text)) from None
                 return self.set_rules(user, rules, Scoring(rules.scoring))
             case SlapDiscard(by=user, window=window):
                 return self.slap(user, window)
@@ -639,7 +645,7 @@ class Table:
                 return self.call_big_one(user, hands)
             case End(by=user, name=name, is_admin=is_admin, hand=hand, forgetting=forgetting):
                 if hand is not None and self.is_open and self.hand_number != hand:
-                    raise UserError("The table has moved on since you asked: ask again if you still want it closed.")
+                    raise UserError(t("The table has moved on since you asked: ask again if you still want it closed."))
                 table, events = self.end(user, name, is_admin=is_admin)
                 return (replace(table, replayable=False) if forgetting else table), events
             case CloseIdle(idle_seconds=seconds):
@@ -651,15 +657,15 @@ class Table:
     def _changed(self, **changes: Any) -> "Table":
         return replace(self, moves=self.moves + 1, **changes)
 
-    def _seat(self, seat: Seat, when: str, now: float) -> tuple["Table", list[Event]]:
+    def _seat(self, seat: Seat, when: Text, now: float) -> tuple["Table", list[Event]]:
         """Seat a newcomer: in the lobby at the end; between hands at the dealer's right, so the
         deal still passes to the player on the dealer's left and the newcomer deals last."""
         if self.status not in (Status.LOBBY, Status.BETWEEN_HANDS):
-            raise UserError(f"A hand is in play: {when}.")
+            raise UserError(when)
         if any(s.leaving for s in self.seats):
             return self._without_leavers(now)._seat(seat, when, now)
         if len(self.seats) >= self.capacity:
-            raise UserError("This table is full.")
+            raise UserError(t("This table is full."))
         if self.status is Status.BETWEEN_HANDS and self.dealer is not None:
             seats, dealer, index = seat_newcomer(list(self.seats), self.dealer, seat)
             # the finished hand is ledgered already; the next deal starts from these seats
@@ -671,17 +677,17 @@ class Table:
     def join(self, user_id: int, name: str, *, now: float = 0.0, confirm: bool = False) -> tuple["Table", list[Event]]:
         seat = self.seat_of(user_id)
         if seat is not None and not self.seats[seat].leaving:
-            raise UserError("You are already seated at this table.")
+            raise UserError(t("You are already seated at this table."))
         if seat is not None and self.status is Status.PLAYING:
-            raise UserError("You left during this hand: press I'm back to play it, or join when it ends.")
-        return self._seat(Seat.human(user_id, name, confirm=confirm), "join when it ends", now)
+            raise UserError(t("You left during this hand: press I'm back to play it, or join when it ends."))
+        return self._seat(Seat.human(user_id, name, confirm=confirm), t("A hand is in play: join when it ends."), now)
 
     def add_computer(self, user_id: int, level: Level, *, now: float = 0.0) -> tuple["Table", list[Event]]:
         if self.seat_of(user_id) is None:
-            raise UserError("Only seated players can add computer players.")
+            raise UserError(t("Only seated players can add computer players."))
         taken = {s.name.split(" (")[0] for s in self.seats if not s.is_human}
         name = next(n for n in COMPUTER_NAMES if n not in taken)
-        return self._seat(Seat.computer(name, level), "add computer players when it ends", now)
+        return self._seat(Seat.computer(name, level), t("A hand is in play: add computer players when it ends."), now)
 
     def leave(self, user_id: int, *, now: float = 0.0) -> tuple["Table", list[Event]]:
         """Leave the table. During a hand a computer player plays the seat out (its result is the
@@ -689,21 +695,21 @@ class Table:
         seat = self.seat_required(user_id)
         name = self.seats[seat].name
         if self.seats[seat].leaving:
-            raise UserError("You have left this table already: your seat goes before the next deal.")
+            raise UserError(t("You have left this table already: your seat goes before the next deal."))
         if self.status is Status.PLAYING:
             bets = self.side_bets  # this deal's pots stand; no more deals for the leaver
             table = self._changed(seats=_with_seat(self.seats, seat, leaving=True, votes=()),
                                   side_bets=replace(bets, players=tuple(u for u in bets.players if u != user_id)))
             events: list[Event] = [SeatLeaving(seat, name)]
             if not any(s.present for s in table.seats):
-                closed, more = table._close("Everyone left. The unfinished hand pays nothing.")
+                closed, more = table._close(t("Everyone left. The unfinished hand pays nothing."))
                 return closed, events + more
             table, more = table._pass_host()
             return table, events + more + (table._turn_event() if seat == self.to_act else [])
         table = self._without_seat(seat, now)
         events = [SeatLeft(seat, name)]
         if not any(s.is_human for s in table.seats):
-            closed, more = table._close("Everyone left.")
+            closed, more = table._close(t("Everyone left."))
             return closed, events + more
         table, more = table._pass_host()
         return table, events + more
@@ -762,20 +768,21 @@ class Table:
         """Hand an idle person's seat to a computer player for now (I'm back returns it): at
         once when the host asks, else when a majority of the other people present have asked."""
         if not self.in_play:
-            raise UserError("Only a seat in a hand in play can be handed to a computer player"
-                            + (" (between hands, the host can remove a seat)." if self.is_open else "."))
+            raise UserError(t("Only a seat in a hand in play can be handed to a computer player (between hands, "
+                              "the host can remove a seat).") if self.is_open else
+                            t("Only a seat in a hand in play can be handed to a computer player."))
         if not 0 <= seat < len(self.seats):
-            raise UserError("There is no such seat at this table.")
+            raise UserError(t("There is no such seat at this table."))
         voter = self.seat_required(user_id)
         target = self.seats[seat]
         if voter == seat:
-            raise UserError("That is your own seat: Leave hands it to a computer player.")
+            raise UserError(t("That is your own seat: Leave hands it to a computer player."))
         if not target.present:
-            raise UserError(f"A computer player has {target.name}'s seat already.")
+            raise UserError(t("A computer player has {name}'s seat already.", name=target.name))
         needed = self.votes_needed(seat)
         if user_id != self.host_user_id:
             if user_id in target.votes:
-                raise UserError(f"You asked already: {target.votes_text(needed)}.")
+                raise UserError(t("You asked already: {votes}.", votes=target.votes_text(needed)))
             votes = target.votes + (user_id,)
             if len(votes) < needed:
                 table = self._changed(seats=_with_seat(self.seats, seat, votes=votes))
@@ -787,32 +794,33 @@ class Table:
     def remove(self, user_id: int, seat: int, *, now: float = 0.0) -> tuple["Table", list[Event]]:
         """The host removes a seat, a person's or a computer's, outside a hand."""
         if user_id != self.host_user_id:
-            raise UserError("Only the host can remove a seat.")
+            raise UserError(t("Only the host can remove a seat."))
         if not self.is_open:
-            raise UserError("This table is closed.")
+            raise UserError(t("This table is closed."))
         if self.status is Status.PLAYING:
-            raise UserError("A hand is in play: hand the seat to a computer player now, and remove it when "
-                            "the hand is over.")
+            raise UserError(t("A hand is in play: hand the seat to a computer player now, and remove it when "
+                              "the hand is over."))
         if not 0 <= seat < len(self.seats):
-            raise UserError("There is no such seat at this table.")
+            raise UserError(t("There is no such seat at this table."))
         if self.seats[seat].user_id == user_id:
-            raise UserError("That is your own seat: Leave takes you off the table.")
+            raise UserError(t("That is your own seat: Leave takes you off the table."))
         name = self.seats[seat].name
         return self._without_seat(seat, now), [SeatRemoved(seat, name)]
 
     def may_change_rules(self, user_id: int) -> None:
         """Refuse anyone but the host, and any time but the lobby's."""
         if user_id != self.host_user_id:
-            raise UserError("Only the host can change the house rules.")
+            raise UserError(t("Only the host can change the house rules."))
         if self.status is not Status.LOBBY:
-            raise UserError("The house rules can change only in the lobby, before the first deal.")
+            raise UserError(t("The house rules can change only in the lobby, before the first deal."))
 
     def set_rules(self, user_id: int, rules: Rules, scoring: Scoring | None = None) -> tuple["Table", list[Event]]:
         """The host plays by other rules (a preset, or one option changed); the seats stay."""
         self.may_change_rules(user_id)
         cap = capacity(rules)
         if len(self.seats) > cap:
-            raise UserError(f"Those rules seat at most {cap} players, and {len(self.seats)} are seated here.")
+            raise UserError(tn("Those rules seat at most {cap} players, and {n} is seated here.",
+                               "Those rules seat at most {cap} players, and {n} are seated here.", len(self.seats), cap=cap))
         scoring = scoring or self.scoring
         if rules == self.rules and scoring == self.scoring:
             return self, []
@@ -820,23 +828,27 @@ class Table:
 
     def start(self, user_id: int, rng: random.Random) -> tuple["Table", list[Event]]:
         if self.status is not Status.LOBBY:
-            raise UserError("This table has already started.")
+            raise UserError(t("This table has already started."))
         if user_id != self.host_user_id:
-            raise UserError("Only the host can start the table.")
+            raise UserError(t("Only the host can start the table."))
         if len(self.seats) < MIN_PLAYERS:
-            raise UserError("Tonk needs at least 2 players: wait for someone to join, or add a computer player.")
+            raise UserError(tn("Tonk needs at least {n} player: wait for someone to join, or add a computer player.",
+                               "Tonk needs at least {n} players: wait for someone to join, or add a computer player.",
+                               MIN_PLAYERS))
         dealer, rounds = cut_for_dealer(len(self.seats), rng)
         names = [s.name for s in self.seats]
-        cut_text = ", ".join(f"{names[i]} {c.label}" for i, c in enumerate(rounds[-1]) if c is not None)
-        table = replace(self, cuts=f"Cut for the deal: {cut_text}. {names[dealer]} deals.")
+        # TRANSLATORS: one player's cut for the deal: their name, then the card they cut
+        cut = [tc("cut for the deal", "{name} {card}", name=names[i], card=c) for i, c in enumerate(rounds[-1])
+               if c is not None]
+        table = replace(self, cuts=t("Cut for the deal: {cuts}. {dealer} deals.", cuts=cut, dealer=names[dealer]))
         return table._deal(dealer, self.hand_number + 1, rng)
 
     def next_hand(self, user_id: int, rng: random.Random) -> tuple["Table", list[Event]]:
         if self.status is not Status.BETWEEN_HANDS:
-            raise UserError("The next hand can be dealt only when the last one is over.")
+            raise UserError(t("The next hand can be dealt only when the last one is over."))
         seat = self.seat_of(user_id)
         if seat is None or self.seats[seat].leaving:
-            raise UserError("Only seated players can deal the next hand.")
+            raise UserError(t("Only seated players can deal the next hand."))
         table = self._without_leavers(self.lobby_since)
         if table.status is not Status.BETWEEN_HANDS:  # fewer than two seats stay
             return table, [SeatLeft(i, s.name) for i, s in reversed(list(enumerate(self.seats))) if s.leaving]
@@ -858,7 +870,7 @@ class Table:
     def _playing_seat(self, user_id: int) -> int:
         seat = self.seat_required(user_id)
         if not self.in_play:
-            raise UserError("No hand is being played at this table right now.")
+            raise UserError(t("No hand is being played at this table right now."))
         return seat
 
     def act(self, user_id: int, action: Action, *, moves: int | None = None, confirmed: bool = False,
@@ -867,9 +879,9 @@ class Table:
         A legal pick from a menu by a seat that confirms first raises `AskFirst` unless `confirmed`."""
         seat = self._playing_seat(user_id)
         if moves is not None and moves != self.moves:
-            raise StaleView("That view is out of date; here is your hand as it is now.")
+            raise StaleView(t("That view is out of date; here is your hand as it is now."))
         if self.seats[seat].played_by_computer:
-            raise UserError("A computer player has your seat: press I'm back on the table first.")
+            raise UserError(t("A computer player has your seat: press I'm back on the table first."))
         game = self.game.copy()  # type: ignore[union-attr]
         game.apply(seat, action)  # raises and changes nothing when illegal
         if self.seats[seat].confirm and not confirmed and isinstance(action, PICKS):
@@ -943,9 +955,9 @@ class Table:
         The first slap received wins; a later one is refused in one line and changes nothing."""
         seat = self._playing_seat(user_id)
         if self.rules.slap == "off":
-            raise UserError("There is no slapping at this table.")
+            raise UserError(t("There is no slapping at this table."))
         if self.seats[seat].played_by_computer:
-            raise UserError("A computer player has your seat: press I'm back on the table first.")
+            raise UserError(t("A computer player has your seat: press I'm back on the table first."))
         game = self.game
         slaps = game.legal_slaps(seat)  # type: ignore[union-attr]
         if window != self.slap_window or not slaps:
@@ -966,17 +978,17 @@ class Table:
         game.apply(seat, action)
         return self._changed(game=game)._settle([Played(seat, action, by_computer=by_computer)], self)
 
-    def _too_late(self, window: int | None) -> str:
+    def _too_late(self, window: int | None) -> Text:
         """Why a Slap! click finds nothing to slap: someone was quicker, or the window closed."""
         game = self.game
         assert game is not None
         since = game.log[window + 1:] if window is not None and window < len(game.log) else []
         first = next((who for who, a in since if type(a) is Slap), None)
         if first is not None:
-            return f"Too late: {self.seats[first].name} slapped that card first."
+            return t("Too late: {name} slapped that card first.", name=self.seats[first].name)
         if window is not None and window == self.slap_window:
-            return "You cannot slap that card now (you need a card left to discard after it)."
-        return "Too late: that discard can no longer be slapped."
+            return t("You cannot slap that card now (you need a card left to discard after it).")
+        return t("Too late: that discard can no longer be slapped.")
 
     def time_out(self, turn: str) -> tuple["Table", list[Event]]:
         """The seat to act ran out of time: draw, discard the highest card, never drop.
@@ -1007,9 +1019,9 @@ class Table:
     def back(self, user_id: int) -> tuple["Table", list[Event]]:
         seat = self.seat_required(user_id)
         if not self.seats[seat].away and not self.seats[seat].leaving:
-            raise UserError("You are playing your own seat already.")
+            raise UserError(t("You are playing your own seat already."))
         if not self.in_play and self.seats[seat].leaving:  # between hands a seat that was left goes with the next deal
-            raise UserError("You left during the last hand: join again to play the next one.")
+            raise UserError(t("You left during the last hand: join again to play the next one."))
         # between hands too: the table shows them back at once (the next deal would bring them back anyway)
         table = self._changed(seats=_with_seat(self.seats, seat, away=False, leaving=False, timeouts=0, votes=()))
         return table, [SeatBack(seat)] + (table._turn_event() if table.in_play else [])
@@ -1032,13 +1044,13 @@ class Table:
         events = events + [HandOver(self.hand_number, self.hand_id, out)]
         staying = [s for s in seats if not s.leaving]
         if len(staying) < len(seats) and (len(staying) < MIN_PLAYERS or not any(s.is_human for s in staying)):
-            closed, more = table._close("Too few players are left: the table closes after that hand.")
+            closed, more = table._close(t("Too few players are left: the table closes after that hand."))
             return closed, events + more
         big_one = self.big_one.after_hand(game.stake, self.stake)
         if big_one != self.big_one:  # that was a hand of the big one
             table = replace(table, big_one=big_one)
             if big_one.over:
-                closed, more = table._close("The big one is over: that was the last hand.")
+                closed, more = table._close(t("The big one is over: that was the last hand."))
                 return closed, events + more
         return table, events
 
@@ -1052,39 +1064,39 @@ class Table:
 
     def may_end(self, user_id: int, *, is_admin: bool = False) -> None:
         if user_id != self.host_user_id and not is_admin:
-            raise UserError("Only the host or a member with Manage Server can end this table.")
+            raise UserError(t("Only the host or a member with Manage Server can end this table."))
 
-    def end_question(self, user_id: int, *, is_admin: bool = False) -> str | None:
+    def end_question(self, user_id: int, *, is_admin: bool = False) -> Text | None:
         """What closing now would cost others, for the closer to confirm first (None: nothing):
         a hand in play, or people waiting in the lobby. Refused as `end` refuses."""
         self.may_end(user_id, is_admin=is_admin)
         if not self.is_open:
-            raise UserError("This table is closed.")
+            raise UserError(t("This table is closed."))
         if self.status is Status.PLAYING:
-            return f"Hand {self.hand_number} is in play: it pays nothing if the table closes now."
+            return t("Hand {hand} is in play: it pays nothing if the table closes now.", hand=self.hand_number)
         waiting = [s.name for s in self.seats if s.is_human and s.user_id != user_id]
         if self.status is Status.LOBBY and waiting:
-            names = waiting[0] if len(waiting) == 1 else ", ".join(waiting[:-1]) + " and " + waiting[-1]
-            return f"{names} {'is' if len(waiting) == 1 else 'are'} seated, waiting for the deal."
+            return tn("{names} is seated, waiting for the deal.", "{names} are seated, waiting for the deal.",
+                      len(waiting), names=and_list(waiting))
         return None
 
     def end(self, user_id: int, name: str, *, is_admin: bool = False) -> tuple["Table", list[Event]]:
         """Close the table (host or Manage Server). An unfinished hand pays nothing."""
         self.may_end(user_id, is_admin=is_admin)
-        reason = f"Ended by {name}."
         if self.status is Status.PLAYING:
-            reason += " The unfinished hand pays nothing."
-        return self._close(reason)
+            return self._close(t("Ended by {name}. The unfinished hand pays nothing.", name=name))
+        return self._close(t("Ended by {name}.", name=name))
 
     def close_idle(self, now: float, idle_seconds: float) -> tuple["Table", list[Event]]:
         if self.status is not Status.LOBBY or now - self.lobby_since < idle_seconds:
             return self, []
-        return self._close("The lobby was idle for too long.")
+        return self._close(t("The lobby was idle for too long."))
 
-    def _close(self, reason: str) -> tuple["Table", list[Event]]:
+    def _close(self, reason: Text) -> tuple["Table", list[Event]]:
         returned = self.side_bets.total()
         if returned:  # owed by its payers until won: nothing leaves their balance
-            reason += f" The side pots ({plural_points(returned)}) went back to those who paid in."
+            reason = t("{reason} The side pots ({points}) went back to those who paid in.", reason=reason,
+                       points=plural_points(returned))
         side_bets = replace(self.side_bets, pots={}, players=())
         return self._changed(status=Status.CLOSED, closed_reason=reason, side_bets=side_bets), [TableClosed(reason)]
 
@@ -1095,11 +1107,11 @@ class Table:
         """The host turns side bets on (which, the side stake, how the suit is called) or off.
         A bet turned off returns its pot to those who paid in."""
         if user_id != self.host_user_id:
-            raise UserError("Only the host sets the side bets.")
+            raise UserError(t("Only the host sets the side bets."))
         if not self.is_open:
-            raise UserError("This table is closed.")
+            raise UserError(t("This table is closed."))
         if self.in_play:
-            raise UserError("A hand is in play: set the side bets between hands.")
+            raise UserError(t("A hand is in play: set the side bets between hands."))
         bets, text = self.side_bets.configured(kinds, stake=stake, suit_call=suit_call)
         return self._changed(side_bets=bets), [SideBetsChanged(text)]
 
@@ -1108,16 +1120,17 @@ class Table:
         paid into a pot stays there, owed, until it is won or returned)."""
         seat = self.seat_required(user_id)
         bets, now_in = self.side_bets.toggled(user_id)
-        text = "is in" if now_in else "is out of"
-        return self._changed(side_bets=bets), [
-            SideBetsChanged(f"{self.seats[seat].name} {text} the side bets from the next deal.")]
+        name = self.seats[seat].name
+        text = (t("{name} is in the side bets from the next deal.", name=name) if now_in else
+                t("{name} is out of the side bets from the next deal.", name=name))
+        return self._changed(side_bets=bets), [SideBetsChanged(text)]
 
     def call_big_one(self, user_id: int, hands: int) -> tuple["Table", list[Event]]:
         """The host calls the big one: the next `hands` hands at double stake, then the table closes."""
         if user_id != self.host_user_id:
-            raise UserError("Only the host can call the big one.")
+            raise UserError(t("Only the host can call the big one."))
         if not self.is_open:
-            raise UserError("This table is closed.")
+            raise UserError(t("This table is closed."))
         big_one = self.big_one.called(hands)
         return self._changed(big_one=big_one), [BigOneCalled(big_one.hands_left)]
 
@@ -1153,8 +1166,8 @@ class Table:
             "leaving": [i for i, s in enumerate(self.seats) if s.leaving],
             "confirm": [i for i, s in enumerate(self.seats) if s.confirm],
             "votes": {str(i): list(s.votes) for i, s in enumerate(self.seats) if s.votes},
-            "hand_id": self.hand_id, "cuts": self.cuts, "lobby_since": self.lobby_since,
-            "closed_reason": self.closed_reason, "moves": self.moves, "timer_plays": list(self.timer_plays),
+            "hand_id": self.hand_id, "cuts": to_data(self.cuts), "lobby_since": self.lobby_since,
+            "closed_reason": to_data(self.closed_reason), "moves": self.moves, "timer_plays": list(self.timer_plays),
             "ping": {"message_id": self.ping.message_id, "turn": self.ping.turn} if self.ping else None,
             "side_bets": self.side_bets.to_json() if self.side_bets != SideBets() else None,
             "side_settled": list(self.side_settled), "big_one": self.big_one.to_json(),
@@ -1191,8 +1204,8 @@ class Table:
             host_user_id=data["host_user_id"], rules=Rules.from_dict(data["rules"]), stake=data["stake"],
             scoring=Scoring(data["scoring_mode"]), seats=seats, status=Status(data["status"]),
             hand_number=data["hand_number"], dealer=data["dealer"], game=game,
-            cuts=book.get("cuts"), lobby_since=float(book.get("lobby_since") or 0.0),
-            closed_reason=book.get("closed_reason"), message_id=data.get("message_id"),
+            cuts=text_from_data(book.get("cuts")), lobby_since=float(book.get("lobby_since") or 0.0),
+            closed_reason=text_from_data(book.get("closed_reason")), message_id=data.get("message_id"),
             ping=Ping(ping["message_id"], ping["turn"]) if ping else None, moves=int(book.get("moves") or 0),
             timer_plays=tuple(book.get("timer_plays") or ()), version=version,
             side_bets=SideBets.from_json(book.get("side_bets")), side_settled=tuple(book.get("side_settled") or ()),
@@ -1217,6 +1230,15 @@ class Table:
         if since is None or self.game is not since.game:
             columns["engine_state"] = json.dumps(data["engine_state"]) if data["engine_state"] is not None else None
         return columns
+
+
+def _plain(text: Text) -> Text:
+    """A RulesError's refusal with each option key it names (`wild_cards`) as players call the option.
+    A key in a parameter is replaced there; a message whose own words name a key is shown in English."""
+    text = replace(text, params={k: plain_refusal(v) if isinstance(v, str) else v for k, v in text.params.items()})
+    english = str(text)
+    plain = plain_refusal(english)
+    return text if plain == english else as_text(plain)
 
 
 def _needs(rng: random.Random | None) -> random.Random:

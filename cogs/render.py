@@ -25,6 +25,7 @@ from engine.help import (OPTION_GROUPS, OPTIONS, card_values, not_played, option
 from engine.view import PublicEvent, PublicSpread
 
 from cogs import pictures
+from i18n import ENGLISH
 from cogs.components import Verb, ask_button, button, menu, rules_here_button, view_of
 
 COLOUR_LOBBY = discord.Colour.blurple()
@@ -374,7 +375,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
         plays = [describe_event(table.names, e, by_timer=start + i in table.timer_plays)
                  for i, e in enumerate(table.history[start:])]
         if table.cuts and len(plays) < LAST_PLAYS:
-            plays.insert(0, pictures.cards_in_words(table.cuts))  # tables saved before cards were in words
+            plays.insert(0, pictures.cards_in_words(ENGLISH.render(table.cuts)))  # tables saved before cards were in words
         if plays:
             embed.add_field(name="Last plays", value=_fit_lines(plays), inline=False)
     embed.set_footer(text=_footer(table))
@@ -461,7 +462,7 @@ def side_bet_lines(table: PublicTable) -> list[str]:
     lines = []
     if bets.kinds:
         who = either(list(bets.players)) if bets.players else "nobody yet (two or more play a bet)"
-        lines.append(f"{side_bets_words(bets.kinds, bets.stake, bets.suit_call).capitalize()}. In: {who}.")
+        lines.append(f"{ENGLISH.render(side_bets_words(bets.kinds, bets.stake, bets.suit_call)).capitalize()}. In: {who}.")
     over = table.outcome is not None
     for bet in bets.hand:
         lines.append(_hand_bet_line(bet, names, over))
@@ -896,7 +897,7 @@ def settings_embed(settings, notes: list[str]) -> discord.Embed:
     rules = Rules.from_dict(settings.rules)
     where = ", ".join(f"<#{c}>" for c in settings.table_channel_ids or []) or "every channel"
     embed = discord.Embed(title="Tonk settings for this server", colour=COLOUR_LOBBY,
-                          description="\n".join(notes) or None)
+                          description="\n".join(ENGLISH.render(note) for note in notes) or None)
     embed.add_field(name="House rules", value=rules_label(rules)[:1024], inline=True)
     embed.add_field(name="Stake", value=str(settings.stake), inline=True)
     embed.add_field(name="Scoring", value=settings.scoring_mode, inline=True)

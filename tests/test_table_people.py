@@ -98,7 +98,7 @@ def test_a_table_left_with_one_player_closes_after_that_hand():
 def test_everyone_leaving_a_hand_closes_the_table_and_the_hand_pays_nothing():
     table = in_play(computers=1)
     table, events = apply(table, Leave(ALICE))
-    assert table.status is Status.CLOSED and "pays nothing" in table.closed_reason
+    assert table.status is Status.CLOSED and "pays nothing" in str(table.closed_reason)
 
 
 def test_the_host_leaving_during_a_hand_passes_the_table_to_the_next_person():
