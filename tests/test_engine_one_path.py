@@ -8,6 +8,7 @@ offer the same actions; a standard game answers every house-rule question with "
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -64,7 +65,7 @@ def test_every_preset_deals_the_one_game_class(preset):
 
 
 def test_a_standard_game_answers_the_house_rule_questions_with_none():
-    game = Game.deal(Rules(), ["a", "b", "c"], 0, deck=None)
+    game = Game.deal(Rules(), ["a", "b", "c"], 0, rng=random.Random(0))  # seeded: no tonk on the deal
     assert game.house is None
     assert game.slappers() == [] and not game.slap_window_open()
     assert all(game.legal_slaps(seat) == [] for seat in range(3))

@@ -9,6 +9,7 @@ from bot.service import Person, TableService
 from bot.store import open_database
 from cogs import render
 from engine_helpers import cards_named
+from i18n import ENGLISH
 from service_helpers import do, play
 
 
@@ -107,7 +108,7 @@ def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
             # what the whole table saw: what every seat saw (only its own hand is a seat's alone)
             seen = set.intersection(*(table.seat_view(i).seen_cards() for i in range(len(table.seats))))
             hidden = {c for h in game.hands for c in h} | set(game.stock)
-            seen |= _cards_in(table.cuts or "", hidden)  # the cut for the deal is a deck of its own
+            seen |= _cards_in(ENGLISH.render(table.cuts) if table.cuts else "", hidden)  # the cut for the deal is a deck of its own
             seen |= _named(table.seat_view(0))  # what wild cards stand for is public (not where that card is)
             channel = _shown(render.table_message(table.public()))
             assert not _cards_in(channel, hidden - seen), (preset, channel)
