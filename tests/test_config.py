@@ -38,6 +38,8 @@ def run_bot(tmp_path, env_text: str | None, **extra):
     ("DISCORD_TOKEN=abc\nSHARD_COUNT=4\nSHARD_IDS=0;1\n", "SHARD_IDS must be shard numbers"),
     ("DISCORD_TOKEN=abc\nTONK_DEAL_SEED=lucky\n", "TONK_DEAL_SEED must be a whole number"),
     ("DISCORD_TOKEN=abc\nTONK_EVENT_LOOP=tokio\n", "TONK_EVENT_LOOP must be one of uvloop, asyncio"),
+    ("DISCORD_TOKEN=abc\nTONK_FONT_LAYOUT=fancy\n", "TONK_FONT_LAYOUT must be one of raqm, basic"),
+    ("DISCORD_TOKEN=abc\nTONK_FONT_DIRS=/no/such/fonts\n", "TONK_FONT_DIRS must name folders"),
 ])
 def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text, words):
     done = run_bot(tmp_path, env_text)
@@ -117,3 +119,13 @@ def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch):
 def test_servers_to_clear_commands_in_are_read_as_ids():
     assert load_settings({"DISCORD_TOKEN": "abc"}).clear_guild_commands == ()
     assert load_settings({"DISCORD_TOKEN": "abc", "CLEAR_GUILD_COMMANDS": " 12, 34,12 "}).clear_guild_commands == (12, 34)
+
+
+def test_the_fonts_folders_and_layout_are_read_as_given(tmp_path):
+    defaults = load_settings({"DISCORD_TOKEN": "abc"})
+    assert defaults.font_dirs is None and defaults.font_layout is None
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    settings = load_settings({"DISCORD_TOKEN": "abc", "TONK_FONT_DIRS": f" {tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'} ",
+                              "TONK_FONT_LAYOUT": " Basic "})
+    assert settings.font_dirs == (str(tmp_path / "a"), str(tmp_path / "b")) and settings.font_layout == "basic"
