@@ -5,10 +5,12 @@ A bad value stops the bot before it connects, with a message naming the variable
 
 from __future__ import annotations
 
+import io
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.store import DEFAULT_DATABASE_URL
 
@@ -122,6 +124,40 @@ def _font_dirs(environ: Mapping[str, str]) -> tuple[str, ...] | None:
         raise ConfigError(f"TONK_FONT_DIRS must name folders (separated by {os.pathsep!r}); "
                           f"{absent[0]!r} is not one.")
     return folders
+
+
+def load_env_file(path: str | os.PathLike, environ: MutableMapping[str, str]) -> None:
+    """Put the settings of the `.env` file at `path` into `environ`, as python-dotenv's load_dotenv
+    does (a variable already set wins; no file: nothing to do), but a file that is not text, or a
+    line that is no setting, is a ConfigError naming the file and the line, instead of
+    python-dotenv's own warning (or a traceback) and whatever followed from a lost line."""
+    from dotenv import dotenv_values
+    from dotenv.parser import parse_stream
+
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ConfigError(f"{name} cannot be read ({exc.strerror or exc}): fix its permissions, "
+                          "or set TONK_ENV_FILE to another file.") from None
+    fix = "write it as NAME=value lines in UTF-8 (copy .env.example)"
+    if b"\x00" in data:
+        line = data[:data.index(b"\x00")].count(b"\n") + 1
+        raise ConfigError(f"{name} is not a text file (a NUL byte on line {line}): {fix}.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{name} is not UTF-8 text (line {line}): {fix}.") from None
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            raise ConfigError(f"{name}, line {binding.original.line}: not a setting: {fix}, "
+                              "or begin the line with # to keep it as a comment.")
+    for key, value in dotenv_values(stream=io.StringIO(text)).items():
+        if key not in environ and value is not None:
+            environ[key] = value
 
 
 def load_settings(environ: Mapping[str, str]) -> Settings:
