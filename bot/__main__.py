@@ -12,9 +12,7 @@ import sys
 
 import aiohttp
 import discord
-from dotenv import load_dotenv
-
-from bot.config import ConfigError, Settings, load_settings
+from bot.config import ConfigError, Settings, load_env_file, load_settings
 from bot.endpoints import apply_endpoints
 
 EXIT_CONFIG = 2
@@ -131,13 +129,54 @@ class MemoryDump:
             "%d full collections before this one)", name, why, traced // 1024, (traced - alive) // 1024, unreachable, full)
 
 
-async def run(settings: Settings, dump: MemoryDump | None = None) -> None:
+HOLD_SECONDS = 5.0
+"""How long the start-up log is held back at most while the bot logs in (`StartupLog`)."""
+
+
+class StartupLog(logging.Handler):
+    """The log of a start-up, held back until Discord accepts the token: a start that ends in one
+    of the one-line refusals (a token Discord rejects, Discord unreachable, a database the bot
+    cannot use) then prints that line alone, not after the INFO lines of the steps before it.
+    Released at once on login, after `HOLD_SECONDS` (a slow login still shows what it does), or
+    when the start ends otherwise; then every record passes straight through to `target`."""
+
+    LIMIT = 10_000
+
+    def __init__(self, target: logging.Handler):
+        super().__init__()
+        self.target = target
+        self.held: list[logging.LogRecord] | None = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        held = self.held
+        if held is None:
+            self.target.handle(record)
+        elif len(held) < self.LIMIT:
+            held.append(record)
+
+    def pass_through(self) -> None:
+        """Write what is held, and from now on every record as it comes (not `release`: that is a
+        Handler's lock, which `emit` runs under: the pictures warm up on a worker thread)."""
+        with self.lock:
+            held, self.held = self.held, None
+            for record in held or ():
+                self.target.handle(record)
+
+    def drop(self) -> None:
+        """Forget what is held (the one line said it all); what follows passes through."""
+        with self.lock:
+            self.held = None
+
+
+async def run(settings: Settings, dump: MemoryDump | None = None, startup: StartupLog | None = None) -> None:
     from bot.client import TonkBot
     from bot.store import open_database
 
     db = await open_database(settings.database_url)
-    bot = TonkBot(settings=settings, db=db)
+    bot = TonkBot(settings=settings, db=db, after_login=startup.pass_through if startup is not None else None)
     loop = asyncio.get_running_loop()
+    if startup is not None:
+        loop.call_later(HOLD_SECONDS, startup.pass_through)
     logging.getLogger(__name__).info("event loop: %s", type(loop).__module__.partition(".")[0])
     if dump is not None:
         with contextlib.suppress(NotImplementedError, RuntimeError, AttributeError):  # no SIGUSR1 here
@@ -178,45 +217,56 @@ async def run(settings: Settings, dump: MemoryDump | None = None) -> None:
 
 
 def main() -> int:
-    load_dotenv(os.environ.get("TONK_ENV_FILE", ".env"))
     try:
+        load_env_file(os.environ.get("TONK_ENV_FILE", ".env"), os.environ)
         settings = load_settings(os.environ)
         dump = MemoryDump.from_env(os.environ)
         loop_factory = event_loop_factory(settings.event_loop)
     except ConfigError as exc:
         print(f"tonk-bot: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    logging.basicConfig(level=settings.log_level_number,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    stream = logging.StreamHandler()
+    stream.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    startup = StartupLog(stream)
+    logging.basicConfig(level=settings.log_level_number, handlers=[startup])
     for chatty in ("discord.http", "alembic"):  # the store logs its own line when it upgrades the schema
         logging.getLogger(chatty).setLevel(max(settings.log_level_number, logging.WARNING))
     apply_endpoints(settings.api_base, settings.gateway_url)
     from bot.store import DatabaseStartupError, SchemaTooNewError, describe_database
 
+    # each refusal the host can act on is one line: what was held of the start-up log is dropped
+    # (`StartupLog`); anything else releases it, so the log says what happened before
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
-            runner.run(run(settings, dump))
+            runner.run(run(settings, dump, startup))
     except DatabaseStartupError as exc:
+        startup.drop()
         print(f"tonk-bot: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except SchemaTooNewError as exc:
+        startup.drop()
         print(f"tonk-bot: {describe_database(settings.database_url)}: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except discord.LoginFailure:
+        startup.drop()
         print("tonk-bot: Discord rejected DISCORD_TOKEN: check the token in .env "
               "(Developer Portal → your application → Bot → Reset Token).", file=sys.stderr)
         return EXIT_CONFIG
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
+        startup.drop()
         print("tonk-bot: Discord refused the intents.", file=sys.stderr)
         return EXIT_CONFIG
     except (aiohttp.ClientConnectionError, OSError) as exc:
         # Only logging in gets here: once connected, discord.py reconnects by itself.
+        startup.drop()
         where = settings.api_base or "https://discord.com"
         print(f"tonk-bot: cannot reach Discord at {where} ({_reason(exc)}): check this machine's network "
               "(and DISCORD_API_BASE if set), then start the bot again.", file=sys.stderr)
         return EXIT_UNREACHABLE
     except KeyboardInterrupt:
         pass
+    finally:
+        startup.pass_through()
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import logging
 import random
+from collections.abc import Callable
 
 import discord
 from discord.ext import commands
@@ -29,7 +30,7 @@ EXTENSIONS = ("cogs.tonk",)
 class TonkBot(commands.AutoShardedBot):
     """Runs the shards of SHARD_IDS (all by default) and drives only their servers' tables."""
 
-    def __init__(self, *, settings: Settings, db: Database):
+    def __init__(self, *, settings: Settings, db: Database, after_login: Callable[[], None] | None = None):
         # the bot never joins a voice channel: discord.py's warnings that its voice libraries
         # (PyNaCl, davey) are missing say nothing about this bot, and would alarm its operator
         discord.VoiceClient.warn_nacl = False
@@ -47,11 +48,15 @@ class TonkBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.db = db
+        self.after_login = after_login
+        """Called once Discord has accepted the token, before the cogs load (python -m bot's start-up log)."""
         rng = random.Random(settings.deal_seed) if settings.deal_seed is not None else None
         self.service = TableService(db, rng=rng)
         self.server = ServerService(db, self.service)
 
     async def setup_hook(self) -> None:
+        if self.after_login is not None:
+            self.after_login()
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # Everything made so far lives as long as the process (modules, SQLAlchemy's and discord.py's

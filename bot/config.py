@@ -5,14 +5,18 @@ A bad value stops the bot before it connects, with a message naming the variable
 
 from __future__ import annotations
 
+import io
 import logging
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from bot.store import DEFAULT_DATABASE_URL
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 EVENT_LOOPS = ("uvloop", "asyncio")
+FONT_LAYOUTS = ("raqm", "basic")
 
 
 class ConfigError(Exception):
@@ -47,6 +51,12 @@ class Settings:
     event_loop: str | None = None
     """TONK_EVENT_LOOP: "uvloop" or "asyncio"; None: uvloop where it is installed (not on Windows),
     else asyncio's own loop."""
+    font_dirs: tuple[str, ...] | None = None
+    """TONK_FONT_DIRS: the folders the pictures' fonts are looked for in (separated by ":"); None:
+    the usual ones (README "Fonts"). An empty folder draws as a host without the Noto fonts."""
+    font_layout: str | None = None
+    """TONK_FONT_LAYOUT: "basic" lays text out with Pillow's basic layout even where raqm is (as a
+    host without libfribidi draws); None or "raqm": raqm where Pillow has it."""
 
     @property
     def log_level_number(self) -> int:
@@ -104,6 +114,52 @@ def _server_ids(environ: Mapping[str, str], name: str) -> tuple[int, ...]:
     return tuple(dict.fromkeys(int(part) for part in parts))
 
 
+def _font_dirs(environ: Mapping[str, str]) -> tuple[str, ...] | None:
+    raw = environ.get("TONK_FONT_DIRS", "").strip()
+    if not raw:
+        return None
+    folders = tuple(os.path.expanduser(part.strip()) for part in raw.split(os.pathsep) if part.strip())
+    absent = [folder for folder in folders if not os.path.isdir(folder)]
+    if absent:
+        raise ConfigError(f"TONK_FONT_DIRS must name folders (separated by {os.pathsep!r}); "
+                          f"{absent[0]!r} is not one.")
+    return folders
+
+
+def load_env_file(path: str | os.PathLike, environ: MutableMapping[str, str]) -> None:
+    """Put the settings of the `.env` file at `path` into `environ`, as python-dotenv's load_dotenv
+    does (a variable already set wins; no file: nothing to do), but a file that is not text, or a
+    line that is no setting, is a ConfigError naming the file and the line, instead of
+    python-dotenv's own warning (or a traceback) and whatever followed from a lost line."""
+    from dotenv import dotenv_values
+    from dotenv.parser import parse_stream
+
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ConfigError(f"{name} cannot be read ({exc.strerror or exc}): fix its permissions, "
+                          "or set TONK_ENV_FILE to another file.") from None
+    fix = "write it as NAME=value lines in UTF-8 (copy .env.example)"
+    if b"\x00" in data:
+        line = data[:data.index(b"\x00")].count(b"\n") + 1
+        raise ConfigError(f"{name} is not a text file (a NUL byte on line {line}): {fix}.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ConfigError(f"{name} is not UTF-8 text (line {line}): {fix}.") from None
+    for binding in parse_stream(io.StringIO(text)):
+        if binding.error:
+            raise ConfigError(f"{name}, line {binding.original.line}: not a setting: {fix}, "
+                              "or begin the line with # to keep it as a comment.")
+    for key, value in dotenv_values(stream=io.StringIO(text)).items():
+        if key not in environ and value is not None:
+            environ[key] = value
+
+
 def load_settings(environ: Mapping[str, str]) -> Settings:
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
@@ -131,6 +187,9 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     event_loop = environ.get("TONK_EVENT_LOOP", "").strip().lower() or None
     if event_loop is not None and event_loop not in EVENT_LOOPS:
         raise ConfigError(f"TONK_EVENT_LOOP must be one of {', '.join(EVENT_LOOPS)} (or unset), not {event_loop!r}.")
+    font_layout = environ.get("TONK_FONT_LAYOUT", "").strip().lower() or None
+    if font_layout is not None and font_layout not in FONT_LAYOUTS:
+        raise ConfigError(f"TONK_FONT_LAYOUT must be one of {', '.join(FONT_LAYOUTS)} (or unset), not {font_layout!r}.")
     return Settings(
         token=token,
         database_url=database_url,
@@ -147,4 +206,6 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         event_loop=event_loop,
         hand_follow_seconds=_optional_float(environ, "TONK_HAND_FOLLOW_SECONDS", 840.0, 1.0, 840.0),
         clear_guild_commands=_server_ids(environ, "CLEAR_GUILD_COMMANDS"),
+        font_dirs=_font_dirs(environ),
+        font_layout=font_layout,
     )

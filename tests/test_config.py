@@ -38,6 +38,8 @@ def run_bot(tmp_path, env_text: str | None, **extra):
     ("DISCORD_TOKEN=abc\nSHARD_COUNT=4\nSHARD_IDS=0;1\n", "SHARD_IDS must be shard numbers"),
     ("DISCORD_TOKEN=abc\nTONK_DEAL_SEED=lucky\n", "TONK_DEAL_SEED must be a whole number"),
     ("DISCORD_TOKEN=abc\nTONK_EVENT_LOOP=tokio\n", "TONK_EVENT_LOOP must be one of uvloop, asyncio"),
+    ("DISCORD_TOKEN=abc\nTONK_FONT_LAYOUT=fancy\n", "TONK_FONT_LAYOUT must be one of raqm, basic"),
+    ("DISCORD_TOKEN=abc\nTONK_FONT_DIRS=/no/such/fonts\n", "TONK_FONT_DIRS must name folders"),
 ])
 def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text, words):
     done = run_bot(tmp_path, env_text)
@@ -45,6 +47,37 @@ def test_a_broken_env_stops_the_bot_with_exit_2_and_says_why(tmp_path, env_text,
     assert words in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "data").exists()  # nothing was created before the settings were good
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ".env is not a text file (a NUL byte on line 3)"),
+    (b"DISCORD_TOKEN=abc\nLOG_LEVEL=\xff\xfeINFO\n", ".env is not UTF-8 text (line 2)"),
+    (b"DISCORD_TOKEN=abc\nthis is not a setting\n", ".env, line 2: not a setting"),
+    (b'DISCORD_TOKEN="abc\n', ".env, line 1: not a setting"),
+])
+def test_an_env_file_that_is_not_settings_is_one_line_and_exit_2(tmp_path, data, words):
+    (tmp_path / ".env").write_bytes(data)
+    done = run_bot(tmp_path, None)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("tonk-bot: "), done.stderr
+    assert words in done.stderr and "NAME=value" in done.stderr, done.stderr
+    assert done.stdout == ""
+    assert not (tmp_path / "data").exists()
+
+
+def test_an_env_file_is_read_as_python_dotenv_reads_it_and_the_environment_wins(tmp_path):
+    from bot.config import load_env_file
+
+    path = tmp_path / ".env"
+    path.write_text("\ufeff# a comment\nexport DISCORD_TOKEN='abc'\nLOG_LEVEL=debug # loud\nDEV_GUILD_ID=\n"
+                    'TONK_DATA=/srv\nDATABASE_URL="sqlite+aiosqlite:///${TONK_DATA}/tonk.db"\n\n', encoding="utf-8")
+    environ = {"LOG_LEVEL": "WARNING"}
+    load_env_file(path, environ)
+    assert environ == {"LOG_LEVEL": "WARNING", "DISCORD_TOKEN": "abc", "DEV_GUILD_ID": "", "TONK_DATA": "/srv",
+                       "DATABASE_URL": "sqlite+aiosqlite:////srv/tonk.db"}
+    load_env_file(tmp_path / "absent.env", environ)  # no file: nothing to do
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_env_file(tmp_path, {})  # a folder, not a file
 
 
 def test_settings_defaults():
@@ -117,3 +150,13 @@ def test_the_bot_runs_on_uvloop_unless_told_otherwise(monkeypatch):
 def test_servers_to_clear_commands_in_are_read_as_ids():
     assert load_settings({"DISCORD_TOKEN": "abc"}).clear_guild_commands == ()
     assert load_settings({"DISCORD_TOKEN": "abc", "CLEAR_GUILD_COMMANDS": " 12, 34,12 "}).clear_guild_commands == (12, 34)
+
+
+def test_the_fonts_folders_and_layout_are_read_as_given(tmp_path):
+    defaults = load_settings({"DISCORD_TOKEN": "abc"})
+    assert defaults.font_dirs is None and defaults.font_layout is None
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    settings = load_settings({"DISCORD_TOKEN": "abc", "TONK_FONT_DIRS": f" {tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'} ",
+                              "TONK_FONT_LAYOUT": " Basic "})
+    assert settings.font_dirs == (str(tmp_path / "a"), str(tmp_path / "b")) and settings.font_layout == "basic"

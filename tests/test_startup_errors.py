@@ -186,6 +186,37 @@ def test_an_unreachable_discord_is_one_line_not_a_traceback(tmp_path):
     result = start_bot(tmp_path, sqlite_url(tmp_path / "tonk.db"))
     assert result.returncode == 3, (result.returncode, result.stderr)
     assert "Traceback" not in result.stderr
-    last = result.stderr.strip().splitlines()[-1]
+    [last] = result.stderr.strip().splitlines()  # one line: not after the INFO lines of the steps before
     assert last.startswith("tonk-bot: cannot reach Discord at http://127.0.0.1:"), last
     assert "check this machine's network" in last
+
+
+def test_the_start_up_log_is_held_until_login_then_passes_through_in_order():
+    import logging
+
+    from bot.__main__ import StartupLog
+
+    written = []
+
+    class Target(logging.Handler):
+        def emit(self, record):
+            written.append(record.getMessage())
+
+    def record(message):
+        return logging.LogRecord("bot", logging.INFO, __file__, 1, message, (), None)
+
+    held = StartupLog(Target())
+    held.handle(record("database: opened"))
+    held.handle(record("logging in"))
+    assert written == []  # nothing yet: the token may still be refused
+    held.pass_through()
+    held.handle(record("connected"))
+    assert written == ["database: opened", "logging in", "connected"]
+    written.clear()
+    refused = StartupLog(Target())
+    refused.handle(record("logging in"))
+    refused.drop()  # the refusal's one line says it all
+    refused.pass_through()
+    assert written == []
+    refused.handle(record("closing"))
+    assert written == ["closing"]

@@ -43,8 +43,8 @@ from bot.table import (BigOneCalled, ConfirmSet, Event, HandDealt, HandOver, Hos
 
 from cogs.live.channel import PERMISSION_RETRY_SECONDS, ChannelFollower
 from cogs.live.clock import WARNING_SHARE, TurnClock, warning_lead
-from cogs.live.hands import HAND_TOKEN_SECONDS, HAND_WAIT_SECONDS, LiveHand, LiveHands
-from cogs.live.runtime import Runtimes, ServerLooks, TableRuntime, background
+from cogs.live.hands import HAND_WAIT_SECONDS, LiveHands
+from cogs.live.runtime import HAND_TOKEN_SECONDS, LiveHand, Runtimes, ServerLooks, TableRuntime, background
 
 log = logging.getLogger("cogs.live")
 SLAP_GRACE_SECONDS = 2.5

@@ -1,6 +1,7 @@
 """The live private hands: each seated person's hand message follows the game.
 
-Each seated person has at most one live private hand message per table (`LiveHand`): the
+Each seated person has at most one live private hand message per table (a `LiveHand`, kept in
+the table's runtime, cogs/live/runtime.py): the
 interaction that last showed it (their click on My hand, the ping's button, or any button of
 the hand) lends its webhook token, valid 15 minutes and renewed by every click, and every new
 state of the table brings the hand up to date with it. Opening the hand again replaces the old
@@ -23,8 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
@@ -36,61 +36,12 @@ from engine.help import plural
 
 from cogs import pictures, render
 from cogs.live.clock import TurnClock, my_hand_view
-from cogs.live.runtime import LivePart, TableRuntime
+from cogs.live.runtime import ORIGINAL, LiveHand, LivePart, TableRuntime
 
 log = logging.getLogger("cogs.live")
-HAND_TOKEN_SECONDS = 14 * 60
-"""How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes.
-Then the hand retires: its message says it no longer follows the game (the settings'
-`hand_follow_seconds`, this by default)."""
 HAND_WAIT_SECONDS = 1.0
 """How long a click on the live hand message waits for that message's edit in flight."""
-ORIGINAL = "@original"
-"""The message id that names an interaction's response in its webhook's routes."""
 
-
-@dataclass(eq=False, slots=True)
-class LiveHand:
-    """A person's private hand message and the interaction webhook that edits it.
-
-    Only the webhook's id and token are kept, not the `discord.Interaction` that lent them:
-    that object holds the click's whole payload, its message, member and channel (several KiB)
-    for the token's 15 minutes, and editing its response needs none of them."""
-
-    application_id: int
-    token: str
-    message_id: int | None
-    moves: int
-    """The table's `moves` the message shows."""
-    picture: pictures.HandPicture | None = None
-    """The picture the message carries (None: none, or not known while an edit is in flight)."""
-    look: int | None = None
-    """What the message shows (`render.look`; None: not known): an edit that would show the same
-    is not sent."""
-    since: float = field(default_factory=time.monotonic)
-    gone: bool = False
-    """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
-    retired: bool = False
-    """Its token is about to expire: the message says it no longer follows the game, and is left."""
-    retire: asyncio.TimerHandle | None = None
-    """When it retires (`follow_seconds` after the click that lent the token)."""
-    follow_seconds: float = HAND_TOKEN_SECONDS
-    followup: bool = False
-    """The message is a follow-up of its interaction (a deferred click), edited by its id."""
-
-    @property
-    def target(self) -> str | int:
-        """How the interaction's webhook names this message: its response, or a follow-up by id."""
-        return self.message_id if self.followup and self.message_id is not None else ORIGINAL
-
-    @property
-    def fresh(self) -> bool:
-        return not self.retired and not self.gone and time.monotonic() - self.since < self.follow_seconds
-
-    def webhook(self, client: discord.Client) -> discord.Webhook:
-        """The interaction's webhook, whose `@original` message is this hand (as
-        `Interaction.edit_original_response` addresses it)."""
-        return discord.Webhook.partial(self.application_id, self.token, client=client)
 
 
 @dataclass(eq=False)

@@ -3,8 +3,9 @@
 `TableRuntime` is one table's: the coordinator's tasks (the update worker, the computer players,
 the slaps, the idle lobby) and the newest table it was given, beside the state of each part:
 `ChannelState` (the channel message, cogs/live/channel.py), `ClockState` (the turn's timer and
-ping, cogs/live/clock.py) and `HandsState` (the live private hands, cogs/live/hands.py). Each part
-changes its own state only.
+ping, cogs/live/clock.py) and `HandsState` (the live private hands and their `LiveHand`s,
+cogs/live/hands.py). Each part changes its own state only; the parts import this module, and it
+imports none of them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -29,7 +31,6 @@ from cogs import pictures
 
 if TYPE_CHECKING:
     from bot.server import ServerService
-    from cogs.live.hands import LiveHand
 
 log = logging.getLogger("cogs.live")
 
@@ -89,11 +90,63 @@ class ClockState:
     """The turn and the deadline the turn's ping (or its warning) shows, when this process sent it."""
 
 
+HAND_TOKEN_SECONDS = 14 * 60
+"""How long the bot edits a private hand through one interaction: Discord's tokens last 15 minutes.
+Then the hand retires: its message says it no longer follows the game (the settings'
+`hand_follow_seconds`, this by default)."""
+ORIGINAL = "@original"
+"""The message id that names an interaction's response in its webhook's routes."""
+
+
+@dataclass(eq=False, slots=True)
+class LiveHand:
+    """A person's private hand message and the interaction webhook that edits it.
+
+    Only the webhook's id and token are kept, not the `discord.Interaction` that lent them:
+    that object holds the click's whole payload, its message, member and channel (several KiB)
+    for the token's 15 minutes, and editing its response needs none of them."""
+
+    application_id: int
+    token: str
+    message_id: int | None
+    moves: int
+    """The table's `moves` the message shows."""
+    picture: pictures.HandPicture | None = None
+    """The picture the message carries (None: none, or not known while an edit is in flight)."""
+    look: int | None = None
+    """What the message shows (`render.look`; None: not known): an edit that would show the same
+    is not sent."""
+    since: float = field(default_factory=time.monotonic)
+    gone: bool = False
+    """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
+    retired: bool = False
+    """Its token is about to expire: the message says it no longer follows the game, and is left."""
+    retire: asyncio.TimerHandle | None = None
+    """When it retires (`follow_seconds` after the click that lent the token)."""
+    follow_seconds: float = HAND_TOKEN_SECONDS
+    followup: bool = False
+    """The message is a follow-up of its interaction (a deferred click), edited by its id."""
+
+    @property
+    def target(self) -> str | int:
+        """How the interaction's webhook names this message: its response, or a follow-up by id."""
+        return self.message_id if self.followup and self.message_id is not None else ORIGINAL
+
+    @property
+    def fresh(self) -> bool:
+        return not self.retired and not self.gone and time.monotonic() - self.since < self.follow_seconds
+
+    def webhook(self, client: discord.Client) -> discord.Webhook:
+        """The interaction's webhook, whose `@original` message is this hand (as
+        `Interaction.edit_original_response` addresses it)."""
+        return discord.Webhook.partial(self.application_id, self.token, client=client)
+
+
 @dataclass(eq=False)
 class HandsState:
     """Each seated person's live private hand message at this table, and what it marks."""
 
-    live: dict[int, "LiveHand"] = field(default_factory=dict)
+    live: dict[int, LiveHand] = field(default_factory=dict)
     """Each person's live private hand message, by user id."""
     locks: defaultdict[int, asyncio.Lock] = field(default_factory=lambda: defaultdict(asyncio.Lock))
     """One at a time per person: a click's reply and the edit that follows the table."""

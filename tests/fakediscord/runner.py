@@ -2,7 +2,9 @@
 
 In-process is fast and lets a test reach into the bot; the subprocess is exactly how
 production starts (env vars DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL), and
-can be stopped and started again on the same database to test restarts.
+can be stopped and started again on the same database to test restarts. The subprocess runs in
+a process group of its own, told to tests/reaper.py's watcher: a test run killed midway leaves
+no bot behind.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, AsyncIterator, Mapping
 import discord.http
 from discord.gateway import DiscordWebSocket
 
+import reaper
 from bot.endpoints import apply_endpoints
 
 if TYPE_CHECKING:
@@ -121,7 +124,9 @@ class BotProcess:
             self.python, "-m", self.module, *self.args,
             cwd=str(self.cwd), env=self.environment(),
             stdin=asyncio.subprocess.DEVNULL, stdout=self._log, stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,  # its own group: a Ctrl+C of the tests is theirs to pass on; the watcher's to kill
         )
+        reaper.watch_group(self.process.pid)
         self.starts += 1
         if wait:
             process = self.process
@@ -136,17 +141,19 @@ class BotProcess:
     async def stop(self, *, sig: int = signal.SIGTERM, timeout: float = 10.0) -> int | None:
         """Sends `sig` (SIGTERM as a service manager would), waits, then kills; returns the exit code."""
         process = self.process
-        if process is None or process.returncode is not None:
-            return process.returncode if process else None
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(sig)
-        try:
-            await asyncio.wait_for(process.wait(), timeout)
-        except asyncio.TimeoutError:
+        if process is None:
+            return None
+        if process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            await process.wait()
-        await self.fake.wait_for(lambda: True, timeout=0.1)
+                process.send_signal(sig)
+            try:
+                await asyncio.wait_for(process.wait(), timeout)
+            except asyncio.TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)  # the whole group, anything it started too
+                await process.wait()
+            await self.fake.wait_for(lambda: True, timeout=0.1)
+        reaper.forget_group(process.pid)
         return process.returncode
 
     async def restart(self, **start_kwargs) -> None:
