@@ -16,7 +16,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from . import limits
-from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT, dumps
+from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_GUILDS, INTENT_MESSAGE_CONTENT, dumps
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -354,7 +354,8 @@ class RestAPI:
         await self._dispatch_to_sessions(message.channel, message, event)
 
     async def _dispatch_to_sessions(self, channel: FakeChannel, data: dict[str, Any] | FakeMessage, event: str) -> None:
-        intent = INTENT_DIRECT_MESSAGES if channel.type == DM else INTENT_GUILD_MESSAGES
+        intent = (INTENT_GUILDS if event.startswith("THREAD_") else INTENT_DIRECT_MESSAGES if channel.type == DM
+                  else INTENT_GUILD_MESSAGES)
         for session in list(self.sessions.values()):
             if not session.alive or not session.ready or not session.has(intent):
                 continue
