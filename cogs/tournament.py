@@ -218,10 +218,10 @@ class LiveTournaments:
         """The table's message in its thread (as `/tonk new`'s reply is in a channel); the live
         runtime follows it from there."""
         thread = self.client.get_partial_messageable(table.channel_id)
-        content = render.table_message(table.public())
-        mentions = " ".join(f"<@{s.user_id}>" for s in table.seats if s.is_human)
-        sent = await thread.send(content=mentions, **render.as_new(content),
-                                 allowed_mentions=discord.AllowedMentions(users=True))
+        message = render.as_new(render.table_message(table.public()))
+        # the players are called to their thread once (later edits show the table alone)
+        message["content"] = " ".join(f"<@{s.user_id}>" for s in table.seats if s.is_human)
+        sent = await thread.send(**message, allowed_mentions=discord.AllowedMentions(users=True))
         saved = await self.tables.set_message(table.id, sent.id)
         if saved is not None:
             self.live.on_events(saved, [])
