@@ -185,23 +185,41 @@ async def test_a_channel_without_threads_refuses_the_tournament_in_one_line(hall
     assert "sign-ups open" in signups.text and fake.guild.threads == []
 
 
-async def test_a_kill_mid_round_resumes_every_table_and_the_standings(hall, bot_process, tmp_path):
+def standings_field(message) -> str:
+    return next(f["value"] for f in message.embeds[0]["fields"] if f["name"] in ("Standings", "Places"))
+
+
+async def test_a_kill_mid_round_resumes_every_table_and_the_standings(hall, bot_process, tmp_path, database_url):
+    """On SQLite and on PostgreSQL: one table has finished its round, the other is mid-hand, when
+    the bot is killed. After the start the standings are as they were, the other table plays on,
+    and every hand is stored once, the ledger summing to zero."""
     fake = hall
-    process = await start_bot(bot_process, tmp_path, fake, TONK_COMPUTER_DELAY="0.3")
+    process = await start_bot(bot_process, tmp_path, fake, DATABASE_URL=database_url)
     signups = await open_signups(fake, format="knockout", seats=3, hands=2, counts="ledger")
     await sign_up(fake, signups, ENTRANTS[:6])
     await ack(await fake.click("admin", signups.button("Start")))
     await fake.wait_for(lambda: len(round_threads(fake, 1)) == 2 and all(
         table_message(fake, t) for t in round_threads(fake, 1)), timeout=15, what="round one's tables")
-    for thread in round_threads(fake, 1):
-        await leave_every_seat(fake, thread)
-    before = signups.text
+    first, second = round_threads(fake, 1)
+    await leave_every_seat(fake, first)
+    await fake.wait_for(lambda: "Round 1 is over at this table" in table_message(fake, first).text, timeout=30,
+                        what="the first table's round over")
+    await fake.wait_for(lambda: "done, best" in signups.text, timeout=10, what="the standings after it")
+    assert "Round 1 is over at this table" not in table_message(fake, second).text  # a person is to play there
+    before, edits = standings_field(signups), signups.edits
     await process.stop(sig=signal.SIGKILL)
     await process.start()
+    await fake.wait_for(lambda: signups.edits > edits, timeout=15, what="the standings shown again")
+    assert standings_field(signups) == before
+    await leave_every_seat(fake, second)  # the second table resumed: its seats can still be left, and play on
     await fake.wait_for(lambda: "Round 1 is over" in signups.text, timeout=40, what="round one over after the kill")
-    assert before.split("\n")[0] == signups.text.split("\n")[0] or "round 1" in before
-    hands = [m for t in round_threads(fake, 1) for m in [table_message(fake, t)] if m is not None]
-    assert all("Round 1 is over at this table: 2 hands played" in m.text for m in hands), [m.text for m in hands]
+    for thread in (first, second):
+        await fake.wait_for(lambda: "Round 1 is over at this table: 2 hands played" in table_message(  # noqa: B023
+            fake, thread).text, timeout=10, what=f"{thread.name} closed after its two hands")
+    history = await fake.slash("alice", "tonk", "tonk history", count=10)
+    await ack(history)
+    hands = re.findall(r"`(\d+-\d+)`", (await history.original()).text)
+    assert len(hands) == len(set(hands)) == 4, hands  # nothing lost, nothing doubled
     ledger = await fake.slash("alice", "tonk", "tonk ledger")
     await ack(ledger)
     text = (await ledger.original()).text
