@@ -19,6 +19,7 @@ from bot.config import Settings
 from bot.server import ServerService
 from bot.service import TableService
 from bot.store import Database
+from bot.tournaments import TournamentService
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,9 @@ class TonkBot(commands.AutoShardedBot):
         rng = random.Random(settings.deal_seed) if settings.deal_seed is not None else None
         self.service = TableService(db, rng=rng)
         self.server = ServerService(db, self.service)
+        seeds = random.Random(settings.deal_seed + 1) if settings.deal_seed is not None else None
+        self.tournaments = TournamentService(db, self.service,
+                                             seed=(lambda: seeds.getrandbits(48)) if seeds is not None else None)
 
     async def setup_hook(self) -> None:
         if self.after_login is not None:

@@ -182,6 +182,14 @@ class ComputerPlay(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class DealNext(Command):
+    """A tournament table's next deal, by the bot after a pause: only if hand `after` is still
+    the last one dealt (a player's Next hand may have dealt it first)."""
+
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
 class ComputerSlap(Command):
     seat: int
     window: int
@@ -231,5 +239,5 @@ def play_from(verb: str, value: str | None) -> Action:
 
 
 __all__ = ["AddComputer", "Back", "ByPerson", "CallBigOne", "CloseIdle", "Command", "ComputerPlay", "ComputerSlap",
-           "End", "Join", "Leave", "NextHand", "Play", "Remove", "SetConfirm", "SetPreset", "SetRule", "SetSideBets",
+           "DealNext", "End", "Join", "Leave", "NextHand", "Play", "Remove", "SetConfirm", "SetPreset", "SetRule", "SetSideBets",
            "SlapDiscard", "Start", "TakeOver", "TimeOut", "ToggleSideBets", "play_from", "play_value"]

@@ -36,6 +36,9 @@ class Settings:
     table_edit_interval: float = 1.0
     """Least seconds between two edits of one table message (Discord's rate limits)."""
     lobby_idle_seconds: float = 600.0
+    next_deal_delay: float = 10.0
+    """TONK_NEXT_DEAL_DELAY: seconds a tournament table waits after a hand (the showdown's time to be
+    read) before the bot deals the next; a player's Next hand deals sooner."""
     shard_count: int | None = None
     """SHARD_COUNT: the bot's total number of shards; None lets Discord choose (one process runs them all)."""
     shard_ids: tuple[int, ...] | None = None
@@ -200,6 +203,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         computer_delay=_optional_float(environ, "TONK_COMPUTER_DELAY", 1.0, 0.0, 30.0),
         table_edit_interval=_optional_float(environ, "TONK_TABLE_EDIT_INTERVAL", 1.0, 0.0, 60.0),
         lobby_idle_seconds=_optional_float(environ, "TONK_LOBBY_IDLE", 600.0, 1.0, 86400.0),
+        next_deal_delay=_optional_float(environ, "TONK_NEXT_DEAL_DELAY", 10.0, 0.0, 600.0),
         shard_count=shard_count,
         shard_ids=shard_ids,
         deal_seed=deal_seed,

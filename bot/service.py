@@ -25,11 +25,12 @@ from typing import Any
 from engine import Action, Rules, Slap
 from engine.help import first_hand_hint
 
-from bot.commands import Command, ComputerPlay
+from bot.commands import Command, ComputerPlay, Start
 from bot.errors import StaleView, UserError
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, get_guild_settings, get_open_table_in_channel, get_table,
-                       has_played, list_open_tables, record_finished_hand, retrying, save_table_version,
+                       has_played, list_open_tables, record_finished_hand, record_tournament_hand, retrying,
+                       save_table_version,
                        write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 from bot.writes import WriteGate
@@ -167,6 +168,17 @@ class TableService:
     async def _record_hand(self, session, table: Table) -> None:
         game = table.game
         assert game is not None and game.outcome is not None
+        link = table.tournament
+        if link is not None:  # the tournament sums its results from these rows (bot/tournaments.py)
+            result = game.outcome.result(dropper=True)
+            if table.side_settled:
+                result = {**result, "side_settled": list(table.side_settled)}
+            await record_tournament_hand(
+                session, hand_id=table.hand_id, tournament_id=link.tournament_id, guild_id=table.guild_id,
+                table_id=table.id, round=link.round, table_number=link.number, hand_number=table.hand_number,
+                players=[s.user_id for s in table.seats], result=result, record=game.record())
+            if not link.ledger:  # "for glory": the hand counts in the tournament alone
+                return
         await record_finished_hand(
             session, guild_id=table.guild_id, table_id=table.id, hand_id=table.hand_id, record=game.record(),
             result=game.outcome.result(dropper=True),
@@ -241,6 +253,12 @@ class TableService:
             except ChannelBusyError:
                 raise UserError("There is already a table in this channel: join it, or /tonk end it.") from None
         return table_of(row)
+
+    async def open_tournament_table(self, table: Table) -> Table:
+        """Store a tournament's table (every seat taken, in its thread) and deal its first hand."""
+        assert table.tournament is not None
+        created = await self._create(table)
+        return await self._operate(created.id, None, lambda t: Start(t.host_user_id))
 
     async def set_message(self, table_id: int, message_id: int) -> Table | None:
         return await self._keep(table_id, lambda t: t.with_message(message_id))

@@ -18,7 +18,7 @@ from bot.errors import UserError
 from bot.store import (TOP_CATEGORIES, Database, Leaderboard, OpponentNet, PlayerRef, PlayerStats, ServerStats, Tally,
                        balance_history,
                        computer_accounts, current_season, display_names, list_seasons, name_season, opponent_flows, player_stats,
-                       read_transaction, season_label, season_names, server_stats, top)
+                       read_transaction, season_label, season_names, server_stats, top, tournament_record)
 
 CHART_HANDS = 100
 """How many of a player's last hands the balance chart shows."""
@@ -41,6 +41,8 @@ class SeasonLabel:
 class PlayerReport:
     stats: PlayerStats
     season: SeasonLabel
+    tournaments: tuple[int, int] = (0, 0)
+    """(tournaments played to the end, tournaments won) on this server, all time."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +101,10 @@ class StatsService:
         async with self.db.sessions() as session, read_transaction(session):
             label = await self._season(session, guild_id, season)
             stats = await player_stats(session, guild_id=guild_id, account=account, season=label.number)
+            tournaments = await tournament_record(session, guild_id=guild_id, account=account)
         if stats is None:
             raise UserError(f"{name or 'That player'} has not played a hand on this server yet.")
-        return PlayerReport(stats, label)
+        return PlayerReport(stats, label, tournaments)
 
     async def top(self, *, guild_id: int, category: str, season: int | None = None, account: str | None = None,
                   min_hands: int = 10) -> TopReport:

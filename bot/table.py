@@ -33,7 +33,7 @@ from engine.house import SLAP_DISCARD
 from engine.players.sessionmemory import SessionMemory
 from engine.session import seat_newcomer
 
-from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, ComputerPlay, ComputerSlap, End,
+from bot.commands import (AddComputer, Back, CallBigOne, CloseIdle, Command, ComputerPlay, ComputerSlap, DealNext, End,
                           Join, Leave, NextHand, Play, Remove, SetConfirm, SetPreset, SetRule, SetSideBets,
                           SlapDiscard, Start, TakeOver, TimeOut, ToggleSideBets)
 from bot.bigone import BigOne
@@ -394,6 +394,35 @@ class PublicTable:
         return any(s.away or (s.leaving and self.status is Status.PLAYING) for s in self.seats)
 
 
+# ---------------------------------------------------------------------------- a tournament's table
+
+@dataclass(frozen=True, slots=True)
+class TournamentLink:
+    """A table that is one table of a tournament's round (bot/tournament.py): it is dealt with
+    every seat taken, plays `hands` hands and closes; nobody joins it; who leaves keeps the seat,
+    played by a computer for the rest of the round (the result stays theirs), until I'm back."""
+
+    tournament_id: int
+    round: int
+    number: int
+    hands: int
+    ledger: bool = False
+    """The hands count in the server's ledger ("for the ledger"), not only in the tournament."""
+    left: tuple[int, ...] = ()
+    """Seats whose person left: a computer plays them at every deal of the round."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.tournament_id, "round": self.round, "number": self.number, "hands": self.hands,
+                "ledger": self.ledger, "left": list(self.left)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> "TournamentLink | None":
+        if not data:
+            return None
+        return cls(data["id"], data["round"], data["number"], data["hands"], bool(data.get("ledger")),
+                   tuple(data.get("left") or ()))
+
+
 # ---------------------------------------------------------------------------- the table
 
 @dataclass(frozen=True, slots=True)
@@ -432,6 +461,8 @@ class Table:
     ledger books it with the hand). Empty when no pot was won."""
     big_one: BigOne = field(default_factory=BigOne)
     """The big one, if the host called it (bot/bigone.py)."""
+    tournament: TournamentLink | None = None
+    """Set on a table of a tournament's round."""
     memories: tuple[tuple[str, str], ...] = ()
     """Each remembering computer seat's session memory (`Level.remembers`), as (its `seat_key`,
     the memory's JSON): learned from that seat's own view of every hand it finished here."""
@@ -571,6 +602,23 @@ class Table:
         return cls(id=0, guild_id=guild_id, channel_id=channel_id, host_user_id=host_id, rules=rules, stake=stake,
                    scoring=scoring, seats=seats, lobby_since=now)
 
+    @classmethod
+    def for_tournament(cls, *, guild_id: int, channel_id: int, organiser_id: int, rules: Rules, stake: int,
+                       scoring: Scoring, players: list[tuple[int, str]], link: TournamentLink,
+                       now: float = 0.0) -> "Table":
+        """A tournament table (id 0 until stored), every seat taken, hosted by the organiser."""
+        if not MIN_PLAYERS <= len(players) <= capacity(rules):
+            raise UserError(t("These house rules seat {low} to {high} at a table.", low=MIN_PLAYERS,
+                              high=capacity(rules)))
+        seats = tuple(Seat.human(user_id, name) for user_id, name in players)
+        return cls(id=0, guild_id=guild_id, channel_id=channel_id, host_user_id=organiser_id, rules=rules,
+                   stake=stake, scoring=scoring, seats=seats, lobby_since=now, tournament=link, replayable=False)
+
+    def deal_first(self, rng: random.Random) -> tuple["Table", list[Event]]:
+        """A tournament table's first deal: the cut, then the deal, with nobody to press Start."""
+        assert self.tournament is not None and self.status is Status.LOBBY
+        return self.start(self.host_user_id, rng)
+
     def again(self, user_id: int, name: str, *, now: float = 0.0) -> "Table":
         """Play again after this table closed: a new lobby (id 0 until stored) with the same
         seats but those who left, the same rules, stake and scoring, hosted by `user_id`, who
@@ -617,6 +665,10 @@ class Table:
                 return self.start(user, _needs(rng))
             case NextHand(by=user):
                 return self.next_hand(user, _needs(rng))
+            case DealNext(after=after):
+                if self.status is not Status.BETWEEN_HANDS or self.hand_number != after or self.tournament is None:
+                    return self, []  # dealt already, or closed
+                return self._deal(next_dealer(self.dealer or 0, len(self.seats)), self.hand_number + 1, _needs(rng))
             case SetPreset(by=user, preset=preset):
                 rules = Rules.preset(preset)  # an unknown preset is a RulesError: one clear line
                 return self.set_rules(user, rules, Scoring(rules.scoring))
@@ -674,7 +726,12 @@ class Table:
         table = self._changed(seats=self.seats + (seat,), lobby_since=now)
         return table, [SeatTaken(len(self.seats), seat.name)]
 
+    def _not_tournament(self) -> None:
+        if self.tournament is not None:
+            raise UserError(t("This is a tournament's table: only the players seated for the round sit here."))
+
     def join(self, user_id: int, name: str, *, now: float = 0.0, confirm: bool = False) -> tuple["Table", list[Event]]:
+        self._not_tournament()
         seat = self.seat_of(user_id)
         if seat is not None and not self.seats[seat].leaving:
             raise UserError(t("You are already seated at this table."))
@@ -683,6 +740,7 @@ class Table:
         return self._seat(Seat.human(user_id, name, confirm=confirm), t("A hand is in play: join when it ends."), now)
 
     def add_computer(self, user_id: int, level: Level, *, now: float = 0.0) -> tuple["Table", list[Event]]:
+        self._not_tournament()
         if self.seat_of(user_id) is None:
             raise UserError(t("Only seated players can add computer players."))
         taken = {s.name.split(" (")[0] for s in self.seats if not s.is_human}
@@ -694,6 +752,8 @@ class Table:
         leaver's, so the ledger stays whole) and the seat goes before the next deal."""
         seat = self.seat_required(user_id)
         name = self.seats[seat].name
+        if self.tournament is not None:
+            return self._leave_tournament_seat(seat)
         if self.seats[seat].leaving:
             raise UserError(t("You have left this table already: your seat goes before the next deal."))
         if self.status is Status.PLAYING:
@@ -713,6 +773,16 @@ class Table:
             return closed, events + more
         table, more = table._pass_host()
         return table, events + more
+
+    def _leave_tournament_seat(self, seat: int) -> tuple["Table", list[Event]]:
+        """At a tournament's table the seat stays: a computer plays it for the rest of the round."""
+        link = self.tournament
+        assert link is not None
+        if seat in link.left:
+            raise UserError(t("A computer plays your seat already: I'm back returns it to you."))
+        table = self._changed(seats=_with_seat(self.seats, seat, away=True, votes=()),
+                              tournament=replace(link, left=tuple(sorted(link.left + (seat,)))))
+        return table, [SeatAway(seat)] + (table._turn_event() if self.in_play and seat == self.to_act else [])
 
     def _without_seat(self, seat: int, now: float) -> "Table":
         """The table without seat `seat`, outside a hand: later seats move up one, the deal still
@@ -745,7 +815,10 @@ class Table:
         return table
 
     def _pass_host(self) -> tuple["Table", list[Event]]:
-        """If the host left or a computer plays their seat, the next person present hosts."""
+        """If the host left or a computer plays their seat, the next person present hosts (a
+        tournament's table stays the organiser's)."""
+        if self.tournament is not None:
+            return self, []
         host = self.seat_of(self.host_user_id)
         if host is not None and self.seats[host].present:
             return self, []
@@ -793,6 +866,7 @@ class Table:
 
     def remove(self, user_id: int, seat: int, *, now: float = 0.0) -> tuple["Table", list[Event]]:
         """The host removes a seat, a person's or a computer's, outside a hand."""
+        self._not_tournament()
         if user_id != self.host_user_id:
             raise UserError(t("Only the host can remove a seat."))
         if not self.is_open:
@@ -860,7 +934,8 @@ class Table:
         game = Game.deal(self.rules, [s.name for s in self.seats], dealer, rng=deck_rng, stake=stake,
                          side_bets=self.side_bets.to_deal([s.user_id if s.is_human else None for s in self.seats],
                                                           rng))
-        seats = tuple(replace(s, away=False, timeouts=0) for s in self.seats)
+        left = self.tournament.left if self.tournament is not None else ()
+        seats = tuple(replace(s, away=i in left, timeouts=0) for i, s in enumerate(self.seats))
         table = self._changed(status=Status.PLAYING, dealer=dealer, hand_number=hand_number, game=game, seats=seats,
                               timer_plays=(), side_settled=())
         return table._settle([HandDealt(hand_number, dealer)])  # a tonk on the deal ends the hand at once
@@ -1024,6 +1099,9 @@ class Table:
             raise UserError(t("You left during the last hand: join again to play the next one."))
         # between hands too: the table shows them back at once (the next deal would bring them back anyway)
         table = self._changed(seats=_with_seat(self.seats, seat, away=False, leaving=False, timeouts=0, votes=()))
+        if table.tournament is not None and seat in table.tournament.left:
+            table = replace(table, tournament=replace(table.tournament,
+                                                      left=tuple(s for s in table.tournament.left if s != seat)))
         return table, [SeatBack(seat)] + (table._turn_event() if table.in_play else [])
 
     def _settle(self, events: list[Event], before: "Table | None" = None) -> tuple["Table", list[Event]]:
@@ -1045,6 +1123,12 @@ class Table:
         staying = [s for s in seats if not s.leaving]
         if len(staying) < len(seats) and (len(staying) < MIN_PLAYERS or not any(s.is_human for s in staying)):
             closed, more = table._close(t("Too few players are left: the table closes after that hand."))
+            return closed, events + more
+        link = self.tournament
+        if link is not None and self.hand_number >= link.hands:
+            closed, more = table._close(tn("Round {round} is over at this table: {n} hand played.",
+                                           "Round {round} is over at this table: {n} hands played.",
+                                           self.hand_number, round=link.round))
             return closed, events + more
         big_one = self.big_one.after_hand(game.stake, self.stake)
         if big_one != self.big_one:  # that was a hand of the big one
@@ -1172,6 +1256,7 @@ class Table:
             "side_bets": self.side_bets.to_json() if self.side_bets != SideBets() else None,
             "side_settled": list(self.side_settled), "big_one": self.big_one.to_json(),
             **({"memories": dict(self.memories)} if self.memories else {}),
+            **({"tournament": self.tournament.to_json(), "replayable": self.replayable} if self.tournament else {}),
         }
 
     @classmethod
@@ -1211,6 +1296,8 @@ class Table:
             side_bets=SideBets.from_json(book.get("side_bets")), side_settled=tuple(book.get("side_settled") or ()),
             big_one=BigOne.from_json(book.get("big_one")),
             memories=tuple(sorted((str(k), str(v)) for k, v in (book.get("memories") or {}).items())),
+            tournament=TournamentLink.from_json(book.get("tournament")),
+            replayable=bool(book.get("replayable", True)),
         )
 
     def bookkeeping_columns(self) -> dict[str, Any]:

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import discord
 
+from engine.text import t, tn
+from i18n import ENGLISH
+
 from bot.stats import OpponentNet, PlayerReport, ServerReport, Tally, TopReport
 
 from engine.help import plural, points
@@ -63,6 +66,10 @@ def player_embed(report: PlayerReport, *, server: str, chart: bool = False) -> d
     embed.add_field(name="Current streak", value=plural(stats.current_streak, "win"), inline=False)
     embed.add_field(name="Favourite opponent", value=_opponent_text(stats.favourite, "nobody yet"), inline=True)
     embed.add_field(name="Nemesis", value=_opponent_text(stats.nemesis, "nobody yet"), inline=True)
+    played, won = report.tournaments
+    if played:
+        embed.add_field(name=ENGLISH.render(t("Tournaments")), value=ENGLISH.render(tn(
+            "{n} played, {won} won", "{n} played, {won} won", played, won=won)), inline=False)
     if chart:
         embed.set_image(url=f"attachment://{CHART_FILENAME}")
     embed.set_footer(text="Net against an opponent splits each hand's payments in proportion.")

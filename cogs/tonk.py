@@ -35,6 +35,8 @@ PENDING_VERBS = frozenset({Verb.CONFIRM, Verb.ASK_OFF, Verb.ASK_ON})
 """The private hand's answers about picks that ask first."""
 from cogs.live import LiveTables
 from cogs.reply import in_time, reply_of
+from cogs.tournament import TournamentCommands
+from cogs.tournament import on_route as route_tournament
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +78,7 @@ NOT_IN_VOICE = ("Tables live in text channels and their threads, not in a voice 
 
 @app_commands.guild_only()  # on the group: Discord ignores it on a subcommand
 @app_commands.guild_install()
-class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_description="Play Tonk, the knock-rummy"):
+class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="tonk", group_description="Play Tonk, the knock-rummy"):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.service: TableService = bot.service  # type: ignore[attr-defined]
@@ -84,6 +86,7 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         self.live = LiveTables(bot, self.service, bot.settings, self.server)  # type: ignore[attr-defined]
         self.stats = StatsService(bot.db)  # type: ignore[attr-defined]
         self._tree_on_error = None
+        self._tournaments_init()
         super().__init__()
 
     async def cog_load(self) -> None:
@@ -96,8 +99,10 @@ class TonkCog(commands.GroupCog, name="Tonk", group_name="tonk", group_descripti
         self._tree_on_error = self.bot.tree.on_error
         self.bot.tree.on_error = self.on_app_command_error  # type: ignore[assignment]
         await self.live.resume_all()
+        await self._tournaments_load()
 
     async def cog_unload(self) -> None:
+        await self._tournaments_unload()
         self.bot.tree.on_error = self._tree_on_error  # type: ignore[assignment]
         if self.live.on_events in self.service.listeners:
             self.service.listeners.remove(self.live.on_events)
@@ -550,6 +555,7 @@ async def setup(bot: commands.Bot) -> None:
     from cogs.admin import TonkAdminCog
 
     bot.add_listener(route, "on_interaction")
+    bot.add_listener(route_tournament, "on_interaction")
     cog = TonkCog(bot)
     await bot.add_cog(cog)
     await bot.add_cog(TonkAdminCog(cog))
@@ -557,3 +563,4 @@ async def setup(bot: commands.Bot) -> None:
 
 async def teardown(bot: commands.Bot) -> None:
     bot.remove_listener(route, "on_interaction")
+    bot.remove_listener(route_tournament, "on_interaction")

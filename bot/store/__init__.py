@@ -90,9 +90,27 @@ from .tables import (
     save_table,
     save_table_version,
 )
+from .tournaments import (StaleTournamentError, TournamentBusyError, create_tournament, finished_tournaments,
+                          get_open_tournament_in_channel, get_tournament, list_open_tournaments,
+                          record_tournament_hand, save_tournament, table_hand_results, tournament_hands,
+                          tournament_places, tournament_record, write_places)
 from .transactions import read_transaction, write_transaction
 
 __all__ = [
+    "StaleTournamentError",
+    "TournamentBusyError",
+    "create_tournament",
+    "finished_tournaments",
+    "get_open_tournament_in_channel",
+    "get_tournament",
+    "list_open_tournaments",
+    "record_tournament_hand",
+    "save_tournament",
+    "table_hand_results",
+    "tournament_hands",
+    "tournament_places",
+    "tournament_record",
+    "write_places",
     "Forgotten",
     "forget_guild",
     "has_played",

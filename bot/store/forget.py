@@ -13,6 +13,7 @@ from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from .models import GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, LiveTable, Rival, SeasonArchive, SeasonName
+from .tournaments import forget_guild_tournaments
 from .transactions import write_transaction
 
 
@@ -33,6 +34,7 @@ async def forget_guild(session: AsyncSession, *, guild_id: int) -> Forgotten:
     (they point at their table), then the tables and the per-server rows.
     """
     async with write_transaction(session):
+        await forget_guild_tournaments(session, guild_id=guild_id)
         hands = select(Hand.id).where(Hand.guild_id == guild_id).scalar_subquery()
         seats = delete(HandSeat).where(HandSeat.hand_pk.in_(hands))  # type: ignore[attr-defined]
         await session.exec(seats)  # type: ignore[call-overload]

@@ -260,3 +260,66 @@ class HandTally(SQLModel, table=True):
     outcome: str = Field(primary_key=True)
     house_rules: str = Field(primary_key=True)
     hands: int = 0
+
+
+TOURNAMENT_STAGES: tuple[str, ...] = ("signup", "playing", "between_rounds", "finished", "ended")
+OPEN_TOURNAMENT_STAGES: tuple[str, ...] = ("signup", "playing", "between_rounds")
+OPEN_TOURNAMENT = text("status IN ('signup', 'playing', 'between_rounds')")
+
+
+class TournamentRow(SQLModel, table=True):
+    """A tournament (schema v7): its whole state as the bot's JSON (bot/tournament.py), saved
+    against its version as a table is. One open tournament per channel."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (
+        Index("ux_tournaments_open_channel", "channel_id", unique=True,
+              sqlite_where=OPEN_TOURNAMENT, postgresql_where=OPEN_TOURNAMENT),
+        Index("ix_tournaments_guild", "guild_id", "id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True, sa_type=ROW_ID)
+    guild_id: int = Field(sa_type=BigInteger)
+    channel_id: int = Field(sa_type=BigInteger)
+    status: str = Field(default="signup")
+    data: dict[str, Any] = Field(default_factory=dict, sa_type=JSON(none_as_null=True), nullable=False)
+    version: int = Field(default=1)
+    created_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+    updated_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class TournamentHand(SQLModel, table=True):
+    """A finished hand of a tournament's table (schema v7), written once per ``hand_id`` in the
+    transaction that saves the table: the tournament's results are summed from these, so a
+    restart between the hand and the standings loses nothing. "For the ledger" hands are also
+    in ``hands``; "for glory" hands only here."""
+
+    __tablename__ = "tournament_hands"
+    __table_args__ = (Index("ix_tournament_hands_table", "table_id", "hand_number"),)
+
+    hand_id: str = Field(primary_key=True)
+    tournament_id: int = Field(foreign_key="tournaments.id", ondelete="CASCADE", sa_type=ROW_ID)
+    guild_id: int = Field(sa_type=BigInteger)
+    table_id: int = Field(sa_type=ROW_ID)
+    round: int
+    table_number: int
+    hand_number: int
+    players: list[Any] = Field(sa_type=JSON(none_as_null=True), nullable=False)
+    """The user id of each seat (None for a computer's)."""
+    result: dict[str, Any] = Field(sa_type=JSON(none_as_null=True), nullable=False)
+    record: dict[str, Any] = Field(sa_type=JSON(none_as_null=True), nullable=False)
+    finished_at: datetime = Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False)
+
+
+class TournamentPlace(SQLModel, table=True):
+    """Where one account placed in a finished tournament (schema v7): `/tonk stats player` counts them."""
+
+    __tablename__ = "tournament_places"
+    __table_args__ = (Index("ix_tournament_places_account", "guild_id", "account"),)
+
+    tournament_id: int = Field(primary_key=True, foreign_key="tournaments.id", ondelete="CASCADE", sa_type=ROW_ID,
+                               sa_column_kwargs={"autoincrement": False})
+    account: str = Field(primary_key=True)
+    guild_id: int = Field(sa_type=BigInteger)
+    display_name: str
+    place: int

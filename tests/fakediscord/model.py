@@ -28,6 +28,9 @@ ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_EXTERNAL_EMOJIS = 1 << 18
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 
@@ -41,6 +44,8 @@ DEFAULT_MEMBER_PERMISSIONS = (
     | USE_EXTERNAL_EMOJIS
     | USE_APPLICATION_COMMANDS
     | SEND_MESSAGES_IN_THREADS
+    | CREATE_PUBLIC_THREADS
+    | CREATE_PRIVATE_THREADS
 )
 BOT_PERMISSIONS = DEFAULT_MEMBER_PERMISSIONS | MANAGE_MESSAGES | MANAGE_CHANNELS
 
@@ -55,6 +60,16 @@ FLAG_COMPONENTS_V2 = 1 << 15
 GUILD_TEXT = 0
 DM = 1
 GUILD_VOICE = 2
+GUILD_ANNOUNCEMENT = 5
+ANNOUNCEMENT_THREAD = 10
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+THREAD_TYPES = (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD)
+AUTO_ARCHIVE_MINUTES = (60, 1440, 4320, 10080)
+"""The thread lifetimes Discord accepts (minutes without a message before a thread is archived)."""
+MAX_ACTIVE_THREADS = 1000
+"""Active (unarchived) threads a guild may have at once."""
+FLAG_HAS_THREAD = 1 << 5
 
 
 class Clock:
@@ -240,16 +255,42 @@ class FakeChannel:
     recipient: FakeUser | None = None  # for DMs
     messages: list[FakeMessage] = field(default_factory=list)
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    # a thread's (types 10, 11, 12): it lives in `parent` and takes the parent's permissions
+    parent: FakeChannel | None = None
+    owner_id: int | None = None
+    archived: bool = False
+    locked: bool = False
+    invitable: bool = True
+    auto_archive_duration: int = 1440
+    created_ts: float = 0.0
+    last_activity: float = 0.0
+    archive_ts: float | None = None
+    thread_members: set[int] = field(default_factory=set)
+    message_count: int = 0
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
 
     def set_permissions(self, target: FakeRole | FakeMember, *, allow: int = 0, deny: int = 0) -> None:
         """Overwrite `target`'s permissions in this channel (as a channel's settings do; no
         CHANNEL_UPDATE is sent: interactions carry the resolved permissions, which is what bots read)."""
         self.overwrites[target.id] = Overwrite(target.id, 1 if isinstance(target, FakeMember) else 0, allow, deny)
 
-    def permissions_for(self, member: FakeMember) -> int:
+    def permissions_for(self, member: FakeMember, *, implicit: bool = True) -> int:
         """`member`'s permissions here: Discord's order (@everyone's overwrite, the roles', the
         member's own), with its implicit denials (no View Channel, nothing; no Send Messages,
         no embeds or files)."""
+        if self.is_thread:
+            assert self.parent is not None
+            value = self.parent.permissions_for(member, implicit=False)
+            if not value & VIEW_CHANNEL:
+                return 0
+            if self.type == PRIVATE_THREAD and member.id not in self.thread_members and not value & MANAGE_THREADS:
+                return 0  # a private thread shows only to its members (and those who manage threads)
+            if not value & SEND_MESSAGES_IN_THREADS:  # in a thread this, not Send Messages, lets one post
+                value &= ~(EMBED_LINKS | ATTACH_FILES)
+            return value
         value = member.permissions
         if value == ALL_PERMISSIONS or self.guild is None:
             return value
@@ -267,12 +308,31 @@ class FakeChannel:
             value = (value & ~own.deny) | own.allow
         if not value & VIEW_CHANNEL:
             return 0
-        if not value & SEND_MESSAGES:
+        if implicit and not value & SEND_MESSAGES:
             value &= ~(EMBED_LINKS | ATTACH_FILES)
         return value
 
     def payload(self, *, permissions: int | None = None) -> dict[str, Any]:
         last = self.messages[-1].id if self.messages else None
+        if self.is_thread:
+            assert self.guild is not None and self.parent is not None
+            metadata: dict[str, Any] = {
+                "archived": self.archived, "archive_timestamp": iso(self.archive_ts or self.created_ts),
+                "auto_archive_duration": self.auto_archive_duration, "locked": self.locked,
+                "create_timestamp": iso(self.created_ts),
+            }
+            if self.type == PRIVATE_THREAD:
+                metadata["invitable"] = self.invitable
+            data = {
+                "id": str(self.id), "type": self.type, "guild_id": str(self.guild.id), "name": self.name,
+                "parent_id": str(self.parent.id), "owner_id": str(self.owner_id), "flags": 0,
+                "last_message_id": str(last) if last else None, "rate_limit_per_user": 0,
+                "thread_metadata": metadata, "message_count": self.message_count,
+                "member_count": min(50, len(self.thread_members)), "total_message_sent": self.message_count,
+            }
+            if permissions is not None:
+                data["permissions"] = str(permissions)
+            return data
         if self.type == DM:
             data: dict[str, Any] = {
                 "id": str(self.id),
@@ -350,6 +410,11 @@ class FakeGuild:
         self.roles.append(role)
         return role
 
+    @property
+    def threads(self) -> list[FakeChannel]:
+        """The guild's threads, active or archived, oldest first."""
+        return [c for c in self.channels.values() if c.is_thread]
+
     def add_channel(self, name: str, type: int = GUILD_TEXT) -> FakeChannel:
         """A text channel, or with `type=GUILD_VOICE` a voice channel (whose chat takes commands)."""
         assert self._ids is not None
@@ -405,8 +470,8 @@ class FakeGuild:
             "joined_at": iso(time.time()),
             "member_count": len(self.members),
             "members": [m.payload() for m in self.members.values()],
-            "channels": [c.payload() for c in self.channels.values()],
-            "threads": [],
+            "channels": [c.payload() for c in self.channels.values() if not c.is_thread],
+            "threads": [c.payload() for c in self.channels.values() if c.is_thread and not c.archived],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],
@@ -534,6 +599,8 @@ class FakeMessage:
     visible_to: int | None = None
     deleted: bool = False
     edits: int = 0
+    thread: FakeChannel | None = None
+    """The thread started from this message, if any."""
 
     @property
     def ephemeral(self) -> bool:
@@ -642,6 +709,9 @@ class FakeMessage:
             data["application_id"] = str(self.application_id)
         if self.interaction_metadata is not None:
             data["interaction_metadata"] = self.interaction_metadata
+        if self.thread is not None:
+            data["thread"] = self.thread.payload()
+            data["flags"] = self.flags | FLAG_HAS_THREAD
         if include_guild and self.channel.guild is not None:
             data["guild_id"] = str(self.channel.guild.id)
             member = self.channel.guild.members.get(self.author.id)

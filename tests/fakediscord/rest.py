@@ -16,7 +16,7 @@ from typing import Any, Callable
 from aiohttp import web
 
 from . import limits
-from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT, dumps
+from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_GUILDS, INTENT_MESSAGE_CONTENT, dumps
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -32,8 +32,19 @@ from .interactions import (
     SentInteraction,
 )
 from .model import (
+    ANNOUNCEMENT_THREAD,
     ATTACH_FILES,
+    AUTO_ARCHIVE_MINUTES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
     DM,
+    GUILD_ANNOUNCEMENT,
+    GUILD_TEXT,
+    MANAGE_THREADS,
+    MAX_ACTIVE_THREADS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    SEND_MESSAGES_IN_THREADS,
     SEND_MESSAGES,
     VIEW_CHANNEL,
     FLAG_COMPONENTS_V2,
@@ -143,9 +154,12 @@ class RestAPI:
         r.add_get(ch + "/messages/{message_id}", self._get_message)
         r.add_patch(ch + "/messages/{message_id}", self._patch_message)
         r.add_delete(ch + "/messages/{message_id}", self._delete_message)
+        r.add_post(ch + "/threads", self._start_thread)
+        r.add_post(ch + "/messages/{message_id}/threads", self._start_thread_from_message)
         g = a + "/guilds/{guild_id}"
         r.add_get(g, self._get_guild)
         r.add_get(g + "/channels", self._get_guild_channels)
+        r.add_get(g + "/threads/active", self._active_threads)
         r.add_get(g + "/roles", self._get_roles)
         r.add_get(g + "/members", self._list_members)
         r.add_get(g + "/members/{user_id}", self._get_member)
@@ -307,6 +321,9 @@ class RestAPI:
 
     async def _add_message(self, message: FakeMessage) -> FakeMessage:
         message.channel.messages.append(message)
+        if message.channel.is_thread and not message.ephemeral:
+            message.channel.message_count += 1
+            message.channel.last_activity = self.clock.wall()
         self.messages[message.id] = message
         if not message.ephemeral:
             await self._dispatch_message("MESSAGE_CREATE", message)
@@ -337,7 +354,8 @@ class RestAPI:
         await self._dispatch_to_sessions(message.channel, message, event)
 
     async def _dispatch_to_sessions(self, channel: FakeChannel, data: dict[str, Any] | FakeMessage, event: str) -> None:
-        intent = INTENT_DIRECT_MESSAGES if channel.type == DM else INTENT_GUILD_MESSAGES
+        intent = (INTENT_GUILDS if event.startswith("THREAD_") else INTENT_DIRECT_MESSAGES if channel.type == DM
+                  else INTENT_GUILD_MESSAGES)
         for session in list(self.sessions.values()):
             if not session.alive or not session.ready or not session.has(intent):
                 continue
@@ -746,7 +764,10 @@ class RestAPI:
     async def _post_message(self, request: web.Request) -> web.Response:
         channel = self._channel_from(request)
         body, uploads = await self._read_body(request)
-        self._require(channel, SEND_MESSAGES | (ATTACH_FILES if uploads else 0), "send a message")
+        if channel.is_thread:
+            await self._thread_open_for(channel, "send a message")
+        send = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        self._require(channel, send | (ATTACH_FILES if uploads else 0), "send a message")
         fields = self._compose(body, uploads, None, channel=channel)
         message = FakeMessage(self.ids.next(), channel, self.bot_user, created_at=self.clock.wall(),
                               type=19 if body.get("message_reference") else 0)
@@ -764,6 +785,8 @@ class RestAPI:
             raise FakeHTTPError(403, 50005, "Cannot edit a message authored by another user",
                                 violation="edit_foreign_message", detail=repr(message))
         body, uploads = await self._read_body(request)
+        if message.channel.is_thread:
+            await self._thread_open_for(message.channel, "edit a message")
         self._require(message.channel, ATTACH_FILES if uploads else 0, "edit a message")
         fields = self._compose(body, uploads, message, channel=message.channel)
         await self._edit_message(message, fields)
@@ -788,7 +811,119 @@ class RestAPI:
         return _json(data)
 
     async def _get_guild_channels(self, request: web.Request) -> web.Response:
-        return _json([c.payload() for c in self._guild_from(request).channels.values()])
+        # as Discord: a guild's channels, without its threads (GET /guilds/{id}/threads/active lists those)
+        return _json([c.payload() for c in self._guild_from(request).channels.values() if not c.is_thread])
+
+    async def _active_threads(self, request: web.Request) -> web.Response:
+        guild = self._guild_from(request)
+        threads = [t for t in guild.threads if not self._archive_if_idle(t)]
+        return _json({"threads": [t.payload() for t in threads], "members": []})
+
+    # ---------------------------------------------------------------- REST handlers: threads
+
+    def _archive_if_idle(self, thread: FakeChannel) -> bool:
+        """Archive a thread that had no message for its auto-archive duration (as Discord does, on
+        the fake's clock); whether it is archived."""
+        if not thread.archived and self.clock.wall() - thread.last_activity >= thread.auto_archive_duration * 60:
+            thread.archived = True
+            thread.archive_ts = thread.last_activity + thread.auto_archive_duration * 60
+        return thread.archived
+
+    async def _thread_open_for(self, thread: FakeChannel, what: str) -> None:
+        """A message in an archived thread: a locked one refuses it (without Manage Threads); an
+        unlocked one is unarchived by a new message, as Discord does, and an edit is refused."""
+        if not self._archive_if_idle(thread):
+            return
+        member = thread.guild.members.get(self.bot_user.id) if thread.guild else None
+        manages = member is not None and thread.permissions_for(member) & MANAGE_THREADS
+        if thread.locked and not manages:
+            raise FakeHTTPError(400, 50083, "Thread is archived", violation="archived_thread",
+                                detail=f"{what} in locked thread {thread.name!r}")
+        if what == "edit a message":
+            raise FakeHTTPError(400, 50083, "Thread is archived", violation="archived_thread",
+                                detail=f"{what} in archived thread {thread.name!r}")
+        thread.archived = False
+        thread.archive_ts = self.clock.wall()
+        await self._dispatch_to_sessions(thread, thread.payload(), "THREAD_UPDATE")
+
+    def _thread_fields(self, body: dict[str, Any], parent: FakeChannel, *, with_type: bool) -> tuple[str, int, int]:
+        """The checked name, auto-archive duration and type of a new thread (Discord's form rules)."""
+        errors = limits.FormErrors()
+        name = body.get("name")
+        if not isinstance(name, str) or not name.strip():
+            errors.add(("name",), "BASE_TYPE_REQUIRED", "This field is required")
+            name = ""
+        else:
+            errors.length_between(("name",), name, 1, 100)
+        duration = body.get("auto_archive_duration")
+        if duration is None:
+            duration = 4320 if parent.type == GUILD_TEXT else 1440
+        elif duration not in AUTO_ARCHIVE_MINUTES:
+            errors.add(("auto_archive_duration",), "BASE_TYPE_CHOICES",
+                       f"Value must be one of {set(AUTO_ARCHIVE_MINUTES)}.")
+        kind = body.get("type") if with_type else None
+        if kind is None:  # API v10: a thread without a message is private unless asked otherwise
+            kind = PRIVATE_THREAD if with_type else (ANNOUNCEMENT_THREAD if parent.type == GUILD_ANNOUNCEMENT
+                                                     else PUBLIC_THREAD)
+        if kind not in (ANNOUNCEMENT_THREAD, PUBLIC_THREAD, PRIVATE_THREAD):
+            errors.add(("type",), "BASE_TYPE_CHOICES", "Value must be one of {10, 11, 12}.")
+        if errors:
+            raise FakeHTTPError(400, 50035, "Invalid Form Body", violation="invalid_form_body",
+                                detail=errors.summary(), body=errors.body())
+        if parent.type not in (GUILD_TEXT, GUILD_ANNOUNCEMENT) or (kind == ANNOUNCEMENT_THREAD) != (
+                parent.type == GUILD_ANNOUNCEMENT) or (kind == PRIVATE_THREAD and parent.type != GUILD_TEXT):
+            raise FakeHTTPError(400, 50024, "Cannot execute action on this channel type",
+                                violation="thread_in_wrong_channel",
+                                detail=f"a thread of type {kind} in #{parent.name} (type {parent.type})")
+        return name, duration, kind
+
+    async def _new_thread(self, parent: FakeChannel, name: str, duration: int, kind: int, *,
+                          thread_id: int | None = None, invitable: bool = True) -> FakeChannel:
+        needed = CREATE_PRIVATE_THREADS if kind == PRIVATE_THREAD else CREATE_PUBLIC_THREADS
+        self._require(parent, needed, "create a thread")
+        guild = parent.guild
+        assert guild is not None
+        if sum(1 for t in guild.threads if not self._archive_if_idle(t)) >= MAX_ACTIVE_THREADS:
+            raise FakeHTTPError(400, 160006, "Maximum number of active threads reached",
+                                violation="too_many_threads", detail=guild.name)
+        now = self.clock.wall()
+        thread = FakeChannel(thread_id or self.ids.next(), name, guild, type=kind, parent=parent,
+                             owner_id=self.bot_user.id, auto_archive_duration=duration, created_ts=now,
+                             last_activity=now, thread_members={self.bot_user.id}, invitable=invitable)
+        guild.channels[thread.id] = thread
+        await self._dispatch_to_sessions(parent, {**thread.payload(), "newly_created": True}, "THREAD_CREATE")
+        self._notify()
+        return thread
+
+    async def _start_thread(self, request: web.Request) -> web.Response:
+        """POST /channels/{id}/threads: a thread with no starter message."""
+        parent = self._channel_from(request)
+        body, _ = await self._read_body(request)
+        if parent.is_thread:
+            raise FakeHTTPError(400, 50024, "Cannot execute action on this channel type",
+                                violation="thread_in_wrong_channel", detail=f"a thread in thread {parent.name!r}")
+        name, duration, kind = self._thread_fields(body, parent, with_type=True)
+        thread = await self._new_thread(parent, name, duration, kind, invitable=bool(body.get("invitable", True)))
+        self.thread_requests.append(("POST /channels/{channel_id}/threads", body))
+        return _json(thread.payload(), status=201)
+
+    async def _start_thread_from_message(self, request: web.Request) -> web.Response:
+        """POST /channels/{id}/messages/{id}/threads: a public thread on a message (its id is the message's)."""
+        message = self._channel_message(request)
+        parent = message.channel
+        body, _ = await self._read_body(request)
+        if parent.is_thread:
+            raise FakeHTTPError(400, 50024, "Cannot execute action on this channel type",
+                                violation="thread_in_wrong_channel", detail=f"a thread in thread {parent.name!r}")
+        if message.thread is not None:
+            raise FakeHTTPError(400, 160004, "A thread has already been created for this message",
+                                violation="thread_exists", detail=repr(message))
+        name, duration, kind = self._thread_fields(body, parent, with_type=False)
+        thread = await self._new_thread(parent, name, duration, kind, thread_id=message.id)
+        message.thread = thread
+        self.thread_requests.append(("POST /channels/{channel_id}/messages/{message_id}/threads", body))
+        await self._dispatch_message("MESSAGE_UPDATE", message)
+        return _json(thread.payload(), status=201)
 
     async def _get_roles(self, request: web.Request) -> web.Response:
         guild = self._guild_from(request)

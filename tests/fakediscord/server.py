@@ -149,6 +149,8 @@ class FakeDiscord(RestAPI, GatewayServer):
         self._late: set[int] = set()
         self._reported_unacked: set[int] = set()
         self.violations: list[Violation] = []
+        self.thread_requests: list[tuple[str, dict[str, Any]]] = []
+        """(route, body) of every thread the bot started: tests hold the bodies against Discord's schema."""
         self.violations_allowed = False
         self.requests: list[RequestRecord] = []
         self.sessions: dict[str, GatewaySession] = {}
