@@ -1,6 +1,6 @@
 """Tournaments: their state, their tables' hands, and who placed where.
 
-Revision ID: 7
+Revision ID: 5
 Revises: 4
 
 ``tournaments`` keeps each tournament's whole state as the bot's JSON, saved
@@ -8,13 +8,12 @@ against a version (one open tournament per channel: a partial unique index);
 ``tournament_hands`` every finished hand of a tournament's table, written in the
 transaction that saves the table (the results are summed from them);
 ``tournament_places`` the places of a finished tournament, for a player's stats.
-(down_revision is "4" on this branch; the merge re-chains it after 5 and 6.)
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "7"
+revision = "5"
 down_revision = "4"
 branch_labels = None
 depends_on = None
@@ -73,4 +72,4 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    raise NotImplementedError("revision 7 cannot be downgraded")
+    raise NotImplementedError("revision 5 cannot be downgraded")
