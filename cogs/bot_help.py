@@ -65,20 +65,25 @@ def controls(rules: Rules, *, turn_timer: int) -> list[tuple[str, str]]:
 
 
 COMMANDS: list[tuple[str, str]] = [
-    ("/tonk new", "open a table here (preset, stake, scoring, cards, computer players)"),
-    ("/tonk end", "close it (host or Manage Server; asks first during a hand)"),
-    ("/tonk rules", "the house rules of a preset, or of the table here"),
+    ("/tonk new", "open a table here"),
+    ("/tonk end", "close the table (host; asks first)"),
+    ("/tonk rules", "the house rules here or of a preset"),
     ("/tonk help", "this help, under the rules here"),
     ("/tonk sidebets", "side bets at the table here (host)"),
-    ("/tonk bigone", "the last hands at double stakes (host)"),
-    ("/tonk ledger", "this season's standings in points (or push-ups)"),
-    ("/tonk top", "the top 10 in any category (net points, wins, streak...) and season"),
-    ("/tonk stats player", "a player's figures and balance chart"),
-    ("/tonk stats server", "this server's hands: endings and the rules played most"),
-    ("/tonk history", "recent hands; download one, or review your own play in it (review:True)"),
-    ("/tonk-admin settings", "defaults, channels, pictures, new season (Manage Server)"),
+    ("/tonk bigone", "last hands at double stakes"),
+    ("/tonk ledger", "this season's standings"),
+    ("/tonk top", "the top 10 in any category"),
+    ("/tonk stats player", "a player's figures and chart"),
+    ("/tonk stats server", "this server's hands"),
+    ("/tonk history", "recent hands, downloads, reviews"),
+    ("/tonk tournament open", "tournament sign-ups here"),
+    ("/tonk tournament standings", "its standings, privately"),
+    ("/tonk tournament end", "end it (organiser; asks first)"),
+    ("/tonk tournament withdraw", "withdraw an entrant"),
+    ("/tonk tournament history", "finished tournaments"),
+    ("/tonk-admin settings", "defaults, channels, seasons"),
     ("/tonk-admin season", "name a season (Manage Server)"),
-    ("/tonk-admin forget", "delete this server's Tonk data (Manage Server; asks first)"),
+    ("/tonk-admin forget", "delete this server's Tonk data (asks first)"),
 ]
 """Every command, with what it does in a few words."""
 
@@ -87,6 +92,8 @@ def bot_help_embed(rules: Rules, *, turn_timer: int) -> discord.Embed:
     embed = discord.Embed(title="Playing here: the buttons and the commands", colour=COLOUR)
     for name, text in controls(rules, turn_timer=turn_timer):
         embed.add_field(name=name, value=text[:1024], inline=False)
-    embed.add_field(name="Commands", inline=False,
-                    value="\n".join(f"`{name}` {text}" for name, text in COMMANDS)[:1024])
+    tables = [c for c in COMMANDS if not c[0].startswith("/tonk tournament")]
+    tournaments = [c for c in COMMANDS if c[0].startswith("/tonk tournament")]
+    for title, commands in (("Commands", tables), ("Tournaments", tournaments)):  # a field holds 1,024
+        embed.add_field(name=title, inline=False, value="\n".join(f"`{name}` {text}" for name, text in commands))
     return embed
