@@ -17,12 +17,13 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.stats import CHART_BY, StatsService, account_of_user, computer_account
+from engine.text import N_
 
 from cogs import stats_chart, stats_render
 
-CHART_CHOICES = [app_commands.Choice(name="by season", value="season"),
-                 app_commands.Choice(name="by opponent", value="opponent"),
-                 app_commands.Choice(name="no chart", value="none")]
+CHART_CHOICES = [app_commands.Choice(name=N_("by season"), value="season"),
+                 app_commands.Choice(name=N_("by opponent"), value="opponent"),
+                 app_commands.Choice(name=N_("no chart"), value="none")]
 CATEGORY_CHOICES = [app_commands.Choice(name=words, value=category)
                     for category, words in stats_render.CATEGORY_WORDS.items()]
 
