@@ -185,3 +185,30 @@ async def test_the_shipped_catalogues_translations_are_sent_for_each_shipped_loc
                 else:
                     assert locale not in sent, (name, node[field], locale)
             assert not set(sent) - set(i18n.SHIPPED) - set(i18n.ALIASES), (name, node[field], sent)
+
+
+def test_the_fake_discord_refuses_what_discord_refuses_in_a_registration():
+    """The fake holds every e2e registration to the same rules (tests/fakediscord/limits.py)."""
+    from fakediscord import limits
+
+    def refused(command: dict) -> list[str]:
+        errors = limits.FormErrors()
+        limits.check_commands([command], errors)
+        return errors.flat
+
+    good = {"name": "tonk", "description": "Play", "description_localizations": {"es-ES": "Jugar"},
+            "options": [{"type": 3, "name": "mode", "description": "Mode", "choices": [
+                {"name": "both", "value": "both", "name_localizations": {"de": "beide"}}]}]}
+    assert refused(good) == []
+    assert refused({**good, "description_localizations": {"es": "Jugar"}})  # not a Discord locale
+    assert refused({**good, "description_localizations": {"es-ES": "x" * 101}})
+    assert refused({**good, "description_localizations": {"es-ES": ""}})
+    long_choice = {**good, "options": [{**good["options"][0], "choices": [
+        {"name": "both", "value": "both", "name_localizations": {"de": "x" * 101}}]}]}
+    assert refused(long_choice)
+    many = [{"type": 3, "name": f"o{i}", "description": "d", "description_localizations": {"ru": "я" * 100},
+             "choices": [{"name": f"c{j}", "value": f"v{j}", "name_localizations": {"ru": "я" * 100}}
+                         for j in range(3)]} for i in range(20)]
+    assert limits.command_size({**good, "options": many}) > 8000
+    assert "Command exceeds maximum size (8000) (APPLICATION_COMMAND_TOO_LARGE)" in " ".join(
+        refused({**good, "options": many}))
