@@ -112,3 +112,28 @@ async def test_bad_settings_are_refused(db, changes):  # noqa: F811
         with pytest.raises(ValueError):
             await update_guild_settings(session, guild_id=1, **changes)
         assert (await get_guild_settings(session, guild_id=1)).updated_at is None
+
+
+def test_server_lang_reads_the_chosen_language_else_the_guilds_from_a_guild_an_interaction_or_an_id(monkeypatch):
+    import discord
+
+    from bot import languages
+    from cogs.common import server_lang
+
+    registry = ServerLanguages()
+    monkeypatch.setattr(languages, "LANGUAGES", registry)
+    registry.load({7: "es-ES", 8: "not-shipped"})  # a stale value is ignored, not shown
+    registry.guild_locale = lambda guild_id: "ja" if guild_id == 9 else None
+
+    class Guild:
+        def __init__(self, id, locale):
+            self.id, self.preferred_locale = id, discord.Locale(locale)
+
+    interaction = discord.Interaction.__new__(discord.Interaction)
+    interaction.guild_id, interaction.guild_locale = 7, discord.Locale("de")
+    assert server_lang(interaction).code == "es"
+    interaction.guild_id = 8
+    assert server_lang(interaction).code == "de"  # none chosen: the guild_locale Discord sent
+    assert server_lang(Guild(7, "fr")).code == "es" and server_lang(Guild(8, "pl")).code == "pl"
+    assert server_lang(9).code == "ja" and server_lang(10).code == "en" and server_lang(None).code == "en"
+    assert server_lang(Guild(8, "es-419")).locale == "es-419"  # Latin American numbers and lists, Spanish words
