@@ -20,6 +20,8 @@ log = logging.getLogger("cogs")
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
 SCORING_CHOICES = [app_commands.Choice(name=N_("stakes (zero-sum points)"), value=Scoring.STAKES.value),
                    app_commands.Choice(name=N_("push-ups (low is good)"), value=Scoring.PUSHUPS.value)]
+
+
 def server_lang(guild_or_id: "discord.Guild | discord.Interaction | int | None") -> i18n.Lang:
     """The language of a server's shared messages (the table, its pings and notes, the showdown,
     answers posted for everyone): its `/tonk-admin settings language:`, else its Discord language
