@@ -16,10 +16,12 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.languages import LANGUAGES
 from bot.server import ServerService
 from bot.service import TableService
 from bot.store import Database
 from bot.tournaments import TournamentService
+from bot.translator import CatalogueTranslator
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +55,22 @@ class TonkBot(commands.AutoShardedBot):
         """Called once Discord has accepted the token, before the cogs load (python -m bot's start-up log)."""
         rng = random.Random(settings.deal_seed) if settings.deal_seed is not None else None
         self.service = TableService(db, rng=rng)
-        self.server = ServerService(db, self.service)
+        self.server = ServerService(db, self.service, LANGUAGES)
+        LANGUAGES.guild_locale = self._guild_locale
         seeds = random.Random(settings.deal_seed + 1) if settings.deal_seed is not None else None
         self.tournaments = TournamentService(db, self.service,
                                              seed=(lambda: seeds.getrandbits(48)) if seeds is not None else None)
 
+    def _guild_locale(self, guild_id: int) -> str | None:
+        guild = self.get_guild(guild_id)
+        return str(guild.preferred_locale) if guild is not None and guild.preferred_locale else None
+
     async def setup_hook(self) -> None:
         if self.after_login is not None:
             self.after_login()
+        await self.server.load_languages()  # every server's chosen language, once: no click asks the database
+        # the commands' descriptions and choices in every shipped language; their names stay English
+        await self.tree.set_translator(CatalogueTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         # Everything made so far lives as long as the process (modules, SQLAlchemy's and discord.py's

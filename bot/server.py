@@ -20,9 +20,10 @@ from engine import Rules
 
 from bot.commands import End
 from bot.errors import StaleView, UserError
+from bot.languages import ServerLanguages
 from bot.service import Person, TableService
 from bot.store import (Database, Forgotten, GuildSettings, PlayerRef, current_season, forget_guild,
-                       get_guild_settings, hand_record, hand_with_accounts, list_open_tables, player_standing, recent_hands,
+                       get_guild_settings, guild_languages, hand_record, hand_with_accounts, list_open_tables, player_standing, recent_hands,
                        standings, start_new_season, update_guild_settings)
 from bot.table import Scoring
 
@@ -57,11 +58,17 @@ def _review_text(record: dict, seat: int, seed: int, computers: tuple[int, ...])
 
 REFUSED = "\x00refused:"
 
+DISCORD_LANGUAGE = "discord"
+"""`/tonk-admin settings language:`'s value for "the server's Discord language" (stored as None)."""
+
 
 class ServerService:
-    def __init__(self, db: Database, tables: TableService):
+    def __init__(self, db: Database, tables: TableService, languages: ServerLanguages | None = None):
         self.db = db
         self.tables = tables
+        self.languages = languages if languages is not None else ServerLanguages()
+        """Every server's chosen language, in memory (`load_languages` at start-up); the bot's is
+        `bot.languages.LANGUAGES`, which `cogs.common.server_lang` reads."""
         self._reviews: OrderedDict[tuple[int, str, int], str] = OrderedDict()
         self._worker: ProcessPoolExecutor | None = None
         """One process for reviews: their seconds of search never hold up the event loop's tables."""
@@ -105,6 +112,15 @@ class ServerService:
 
     # ------------------------------------------------------------------ settings, ledger, history
 
+    async def load_languages(self) -> None:
+        """Read every server's chosen language, once: from then on `server_locale` answers from memory."""
+        async with self.db.sessions() as session:
+            self.languages.load(await guild_languages(session))
+
+    def server_locale(self, guild_id: int | None, guild_locale: str | None = None) -> str:
+        """The Discord locale of the server's tables and shared answers (no database round-trip)."""
+        return self.languages.server_locale(guild_id, guild_locale)
+
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         async with self.db.sessions() as session:
             return await get_guild_settings(session, guild_id=guild_id)
@@ -134,8 +150,10 @@ class ServerService:
                               scoring: str | None = None, turn_timer: int | None = None,
                               allow_channel: int | None = None, disallow_channel: int | None = None,
                               all_channels: bool = False, new_season: bool = False,
-                              pictures: bool | None = None) -> tuple[GuildSettings, list[str]]:
-        """Change the server's defaults; the channel allow-list keeps at least one channel (or all)."""
+                              pictures: bool | None = None,
+                              language: str | None = None) -> tuple[GuildSettings, list[str]]:
+        """Change the server's defaults; the channel allow-list keeps at least one channel (or all).
+        `language`: a shipped Discord locale, or `DISCORD_LANGUAGE` (the server's own)."""
         notes = []
         async with self.db.sessions() as session:
             current = await get_guild_settings(session, guild_id=guild_id)
@@ -150,6 +168,8 @@ class ServerService:
                 changes["turn_timer_seconds"] = turn_timer
             if pictures is not None:
                 changes["pictures"] = pictures
+            if language is not None:
+                changes["language"] = None if language == DISCORD_LANGUAGE else language
             channels = list(current.table_channel_ids or [])
             if all_channels:
                 channels = []
@@ -165,6 +185,7 @@ class ServerService:
                 changes["table_channel_ids"] = channels
             if changes:
                 current = await update_guild_settings(session, guild_id=guild_id, **changes)
+                self.languages.chose(guild_id, current.language)
             if new_season:
                 season = await start_new_season(session, guild_id=guild_id)
                 notes.append(f"The old standings are archived; season {season} begins.")
@@ -185,6 +206,7 @@ class ServerService:
                 pass
         async with self.tables.writes.exclusive(), self.db.sessions() as session:
             done = await forget_guild(session, guild_id=guild_id)
+        self.languages.forgot(guild_id)
         for table_id in [t for t, table in self.tables._latest.items() if table.guild_id == guild_id]:
             self.tables.forget(table_id)
         self.tables.forget_server_players(guild_id)
@@ -213,4 +235,4 @@ class ServerService:
         return record
 
 
-__all__ = ["House", "ServerService"]
+__all__ = ["DISCORD_LANGUAGE", "House", "ServerService"]

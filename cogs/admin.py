@@ -17,14 +17,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import i18n
 from bot.errors import UserError
-from bot.server import ServerService
+from bot.languages import language_name
+from bot.server import DISCORD_LANGUAGE, ServerService
 from bot.service import TableService
 from engine.help import plural
+from engine.text import N_, t
 
 from cogs import render, stats_commands
 from cogs.components import ASK_EVENT, ask_button, view_of
-from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
+from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error, server_lang
 
 GROUP_NAME = "tonk-admin"
 
@@ -36,6 +39,24 @@ FORGET_QUESTION = (
 )
 SEASON_QUESTION = ("**Start a new season?** The standings of this season are archived (`season:` in /tonk stats "
                    "and /tonk top still shows them) and everyone starts again from 0.")
+
+
+LANGUAGE_CHOICES = ([app_commands.Choice(name=N_("The server's Discord language"), value=DISCORD_LANGUAGE)]
+                    + [app_commands.Choice(name=language_name(locale), value=locale) for locale in i18n.SHIPPED])
+"""Each shipped language under its own name ("Deutsch", "Español"), whoever reads the menu."""
+
+
+def with_language(embed: discord.Embed, settings, interaction: discord.Interaction) -> discord.Embed:
+    """The settings' embed with the server's language, in the words of the manager who asked."""
+    reader = i18n.lang(str(interaction.locale) if interaction.locale else None)
+    shared = server_lang(interaction)
+    name = language_name(shared.locale)
+    if settings.language is None:
+        value = reader.render(t("{language} (the server's Discord language)", language=name))
+    else:
+        value = name
+    embed.add_field(name=reader.render(t("Language")), value=value[:1024], inline=True)
+    return embed
 
 
 def asking(question: str, what: str, yes: str) -> dict:
@@ -55,7 +76,7 @@ def forgotten_text(done) -> str:
 @app_commands.guild_install()
 @app_commands.default_permissions(manage_guild=True)
 class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
-                   group_description="Tonk for server managers: settings, seasons, deleting this server's data"):
+                   group_description=N_("Tonk for server managers: settings, seasons, deleting this server's data")):
     def __init__(self, tonk: commands.Cog):
         """`tonk`: the Tonk cog, whose service, live tables and stats these commands share."""
         self.tonk = tonk
@@ -68,32 +89,33 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
 
     # ------------------------------------------------------------------ /tonk-admin settings
 
-    @app_commands.command(name="settings", description="Server defaults for new tables (Manage Server)")
+    @app_commands.command(name="settings", description=N_("Server defaults for new tables (Manage Server)"))
     @app_commands.checks.has_permissions(manage_guild=True)  # and at run time: a server can show it to others
     @app_commands.describe(
-        preset="Default house rules", stake="Default stake", scoring="Default scoring mode",
-        turn_timer="Seconds a player has for a turn", allow_channel="Let this channel host tables",
-        disallow_channel="Stop this channel hosting tables", all_channels="Let every channel host tables",
-        new_season="Archive the ledger and start a new season (asks first)",
-        pictures="Show tables and hands as pictures (off: text only)",
+        preset=N_("Default house rules"), stake=N_("Default stake"), scoring=N_("Default scoring mode"),
+        turn_timer=N_("Seconds a player has for a turn"), allow_channel=N_("Let this channel host tables"),
+        disallow_channel=N_("Stop this channel hosting tables"), all_channels=N_("Let every channel host tables"),
+        new_season=N_("Archive the ledger and start a new season (asks first)"),
+        pictures=N_("Show tables and hands as pictures (off: text only)"),
+        language=N_("Language of the tables and of answers for everyone (default: the server's Discord language)"),
     )
-    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES)
+    @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES, language=LANGUAGE_CHOICES)
     async def settings(self, interaction: discord.Interaction, preset: str | None = None,
                        stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                        turn_timer: app_commands.Range[int, 3, 3600] | None = None,
                        allow_channel: discord.TextChannel | None = None,
                        disallow_channel: discord.TextChannel | None = None,
                        all_channels: bool = False, new_season: bool = False,
-                       pictures: bool | None = None) -> None:
+                       pictures: bool | None = None, language: str | None = None) -> None:
         guild_id = interaction.guild_id
         assert guild_id is not None
         current, notes = await self.server.update_settings(
             guild_id, preset=preset, stake=stake, scoring=scoring, turn_timer=turn_timer,
             allow_channel=allow_channel.id if allow_channel else None,
             disallow_channel=disallow_channel.id if disallow_channel else None,
-            all_channels=all_channels, pictures=pictures)
+            all_channels=all_channels, pictures=pictures, language=language)
         self.tonk.live.settings_changed(guild_id)
-        embed = render.settings_embed(current, notes)
+        embed = with_language(render.settings_embed(current, notes), current, interaction)
         if not new_season:
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
@@ -103,16 +125,16 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
     # ------------------------------------------------------------------ /tonk-admin season
 
     @app_commands.command(name="season",
-                          description="Name this server's current season, or an ended one (Manage Server)")
+                          description=N_("Name this server's current season, or an ended one (Manage Server)"))
     @app_commands.checks.has_permissions(manage_guild=True)
-    @app_commands.describe(name="The season's name", number="Which season (default: the current one)")
+    @app_commands.describe(name=N_("The season's name"), number=N_("Which season (default: the current one)"))
     async def season(self, interaction: discord.Interaction, name: app_commands.Range[str, 1, 50],
                      number: app_commands.Range[int, 1] | None = None) -> None:
         await stats_commands.name_season(self.tonk.stats, interaction, name=name, number=number)
 
     # ------------------------------------------------------------------ /tonk-admin forget
 
-    @app_commands.command(name="forget", description="Delete everything Tonk keeps about this server (asks first)")
+    @app_commands.command(name="forget", description=N_("Delete everything Tonk keeps about this server (asks first)"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def forget(self, interaction: discord.Interaction) -> None:
         await interaction.response.send_message(**asking(FORGET_QUESTION, "forget", "Delete this server's data"),
@@ -140,8 +162,8 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
         assert guild_id is not None
         if what == "season":
             current, notes = await self.server.update_settings(guild_id, new_season=True)
-            await interaction.response.edit_message(content=None, embed=render.settings_embed(current, notes),
-                                                    view=None)
+            embed = with_language(render.settings_embed(current, notes), current, interaction)
+            await interaction.response.edit_message(content=None, embed=embed, view=None)
         elif what == "forget":
             await interaction.response.defer()  # closing the open tables first may take a moment
             done = await self.server.forget_server(guild_id, person)

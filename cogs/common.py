@@ -8,15 +8,34 @@ import logging
 import discord
 from discord import app_commands
 
+import i18n
+from bot.languages import server_locale
 from bot.service import Person
 from bot.table import Scoring
 from engine import PRESET_NAMES, TonkError
+from engine.text import N_
 
 log = logging.getLogger("cogs")
 
 PRESET_CHOICES = [app_commands.Choice(name=name, value=name) for name in PRESET_NAMES]
-SCORING_CHOICES = [app_commands.Choice(name="stakes (zero-sum points)", value=Scoring.STAKES.value),
-                   app_commands.Choice(name="push-ups (low is good)", value=Scoring.PUSHUPS.value)]
+SCORING_CHOICES = [app_commands.Choice(name=N_("stakes (zero-sum points)"), value=Scoring.STAKES.value),
+                   app_commands.Choice(name=N_("push-ups (low is good)"), value=Scoring.PUSHUPS.value)]
+
+
+def server_lang(guild_or_id: "discord.Guild | discord.Interaction | int | None") -> i18n.Lang:
+    """The language of a server's shared messages (the table, its pings and notes, the showdown,
+    answers posted for everyone): its `/tonk-admin settings language:`, else its Discord language
+    (`guild_locale`), else English. Read from memory (`bot.languages`): no database round-trip.
+    Give it the guild, or the interaction (its `guild_locale`), or just the server's id."""
+    if isinstance(guild_or_id, discord.Interaction):
+        guild_locale = guild_or_id.guild_locale
+        return i18n.lang(server_locale(guild_or_id.guild_id, str(guild_locale) if guild_locale else None))
+    if guild_or_id is None or isinstance(guild_or_id, int):
+        return i18n.lang(server_locale(guild_or_id))
+    preferred = guild_or_id.preferred_locale
+    return i18n.lang(server_locale(guild_or_id.id, str(preferred) if preferred else None))
+
+
 def and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 

@@ -17,14 +17,22 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.stats import CHART_BY, StatsService, account_of_user, computer_account
+from engine.text import N_
 
 from cogs import stats_chart, stats_render
 
-CHART_CHOICES = [app_commands.Choice(name="by season", value="season"),
-                 app_commands.Choice(name="by opponent", value="opponent"),
-                 app_commands.Choice(name="no chart", value="none")]
-CATEGORY_CHOICES = [app_commands.Choice(name=words, value=category)
-                    for category, words in stats_render.CATEGORY_WORDS.items()]
+CHART_CHOICES = [app_commands.Choice(name=N_("by season"), value="season"),
+                 app_commands.Choice(name=N_("by opponent"), value="opponent"),
+                 app_commands.Choice(name=N_("no chart"), value="none")]
+CATEGORY_CHOICES = [app_commands.Choice(name=N_("net points"), value="net"),
+                    app_commands.Choice(name=N_("push-ups (low is good)"), value="pushups"),
+                    app_commands.Choice(name=N_("win rate"), value="win_rate"),
+                    app_commands.Choice(name=N_("wins"), value="wins"),
+                    app_commands.Choice(name=N_("tonk outs"), value="tonk_outs"),
+                    app_commands.Choice(name=N_("catches"), value="catches"),
+                    app_commands.Choice(name=N_("best winning streak"), value="streak")]
+"""/tonk top's categories, as the command's menu names them (in the catalogue: the menu is
+localised when the commands are synced; `stats_render.CATEGORY_WORDS` are the answer's words)."""
 
 
 def _server_name(interaction: discord.Interaction) -> str:

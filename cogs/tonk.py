@@ -26,6 +26,7 @@ from bot.stats import StatsService
 from bot.table import AskFirst, Level, Table
 from engine import Rules
 from engine.help import OPTIONS, help_sections, option_words
+from engine.text import N_
 
 from cogs import bot_help, fonts, pictures, render, stats_commands
 from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
@@ -40,14 +41,14 @@ from cogs.tournament import on_route as route_tournament
 
 log = logging.getLogger(__name__)
 
-SIDE_BET_CHOICES = [app_commands.Choice(name="high card (each shows their top card of a called suit)",
+SIDE_BET_CHOICES = [app_commands.Choice(name=N_("high card (each shows their top card of a called suit)"),
                                        value="high_card"),
-                    app_commands.Choice(name="naturals (the first book of natural cards)", value="naturals"),
-                    app_commands.Choice(name="both", value="both"),
-                    app_commands.Choice(name="off (the pots go back to those who paid in)", value="off")]
+                    app_commands.Choice(name=N_("naturals (the first book of natural cards)"), value="naturals"),
+                    app_commands.Choice(name=N_("both"), value="both"),
+                    app_commands.Choice(name=N_("off (the pots go back to those who paid in)"), value="off")]
 SIDE_BET_KINDS = {"high_card": ("high_card",), "naturals": ("naturals",), "both": ("high_card", "naturals"), "off": ()}
-SUIT_CHOICES = [app_commands.Choice(name="called at random at each deal", value="random"),
-                app_commands.Choice(name="spades always", value="spades")]
+SUIT_CHOICES = [app_commands.Choice(name=N_("called at random at each deal"), value="random"),
+                app_commands.Choice(name=N_("spades always"), value="spades")]
 LEVEL_CHOICES = [app_commands.Choice(name=level.value, value=level.value) for level in Level]
 
 TABLE_PERMISSIONS = {
@@ -78,7 +79,7 @@ NOT_IN_VOICE = ("Tables live in text channels and their threads, not in a voice 
 
 @app_commands.guild_only()  # on the group: Discord ignores it on a subcommand
 @app_commands.guild_install()
-class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="tonk", group_description="Play Tonk, the knock-rummy"):
+class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="tonk", group_description=N_("Play Tonk, the knock-rummy")):
     def __init__(self, bot: commands.Bot):
         self.bot = bot
         self.service: TableService = bot.service  # type: ignore[attr-defined]
@@ -125,19 +126,19 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
 
     # ------------------------------------------------------------------ /tonk new
 
-    @app_commands.command(name="new", description="Open a Tonk table in this channel")
+    @app_commands.command(name="new", description=N_("Open a Tonk table in this channel"))
     @app_commands.guild_only()
     @app_commands.describe(
-        preset="House rules to play (default: this server's)",
-        stake="Points per single stake (default: this server's)",
-        scoring="Stakes or push-ups (default: the preset's or this server's)",
-        hand_size="Cards dealt to each player",
-        computers="Computer players to seat at once",
-        level="How well the computer players play",
+        preset=N_("House rules to play (default: this server's)"),
+        stake=N_("Points per single stake (default: this server's)"),
+        scoring=N_("Stakes or push-ups (default: the preset's or this server's)"),
+        hand_size=N_("Cards dealt to each player"),
+        computers=N_("Computer players to seat at once"),
+        level=N_("How well the computer players play"),
     )
     @app_commands.choices(preset=PRESET_CHOICES, scoring=SCORING_CHOICES, level=LEVEL_CHOICES,
-                          hand_size=[app_commands.Choice(name="5 cards", value=5),
-                                     app_commands.Choice(name="7 cards", value=7)])
+                          hand_size=[app_commands.Choice(name=N_("5 cards"), value=5),
+                                     app_commands.Choice(name=N_("7 cards"), value=7)])
     async def new(self, interaction: discord.Interaction, preset: str | None = None,
                   stake: app_commands.Range[int, 1, 1000] | None = None, scoring: str | None = None,
                   hand_size: int | None = None, computers: app_commands.Range[int, 0, 5] = 0,
@@ -177,7 +178,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
 
     # ------------------------------------------------------------------ /tonk end
 
-    @app_commands.command(name="end", description="Close the Tonk table in this channel (an unfinished hand pays nothing)")
+    @app_commands.command(name="end", description=N_("Close the Tonk table in this channel (an unfinished hand pays nothing)"))
     @app_commands.guild_only()
     async def end(self, interaction: discord.Interaction) -> None:
         table = await self._table_here(interaction)
@@ -198,10 +199,10 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
             raise UserError("There is no open table in this channel.")
         return table
 
-    @app_commands.command(name="sidebets", description="Side bets at this channel's table, for those who opt in (host)")
+    @app_commands.command(name="sidebets", description=N_("Side bets at this channel's table, for those who opt in (host)"))
     @app_commands.guild_only()
-    @app_commands.describe(bet="Which side bets are on", stake="Points each player in pays into a pot at every deal",
-                           suit="How the high card's suit is called")
+    @app_commands.describe(bet=N_("Which side bets are on"), stake=N_("Points each player in pays into a pot at every deal"),
+                           suit=N_("How the high card's suit is called"))
     @app_commands.choices(bet=SIDE_BET_CHOICES, suit=SUIT_CHOICES)
     async def sidebets(self, interaction: discord.Interaction, bet: str,
                        stake: app_commands.Range[int, 1, 1000] | None = None, suit: str | None = None) -> None:
@@ -213,9 +214,9 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
                 "Side bets are on: players opt in with the table's Side bets button, from the next deal.")
         await interaction.response.send_message(text, ephemeral=True)
 
-    @app_commands.command(name="bigone", description="Call the big one: the last hands at double stakes (host)")
+    @app_commands.command(name="bigone", description=N_("Call the big one: the last hands at double stakes (host)"))
     @app_commands.guild_only()
-    @app_commands.describe(hands="How many hands are left (1 to 10); then the table closes")
+    @app_commands.describe(hands=N_("How many hands are left (1 to 10); then the table closes"))
     async def bigone(self, interaction: discord.Interaction, hands: app_commands.Range[int, 1, 10]) -> None:
         table = await self._table_here(interaction)
         await self.service.apply(table.id, person_of(interaction), CallBigOne(interaction.user.id, hands))
@@ -224,8 +225,8 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
 
     # ------------------------------------------------------------------ /tonk rules
 
-    @app_commands.command(name="rules", description="Explain the house rules of a preset or of this channel's table")
-    @app_commands.describe(preset="A preset to explain (default: the table here, else this server's rules)")
+    @app_commands.command(name="rules", description=N_("Explain the house rules of a preset or of this channel's table"))
+    @app_commands.describe(preset=N_("A preset to explain (default: the table here, else this server's rules)"))
     @app_commands.choices(preset=PRESET_CHOICES)
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         if preset is not None:
@@ -236,7 +237,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
 
     # ------------------------------------------------------------------ /tonk help
 
-    @app_commands.command(name="help", description="Learn Tonk in two minutes, under the house rules here")
+    @app_commands.command(name="help", description=N_("Learn Tonk in two minutes, under the house rules here"))
     async def help(self, interaction: discord.Interaction) -> None:
         house = await self.server.house(interaction.guild_id, interaction.channel_id)
         where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
@@ -261,9 +262,9 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
 
     # ------------------------------------------------------------------ /tonk ledger
 
-    @app_commands.command(name="ledger", description="This season's standings: points (or push-ups), hands and wins")
+    @app_commands.command(name="ledger", description=N_("This season's standings: points (or push-ups), hands and wins"))
     @app_commands.guild_only()
-    @app_commands.describe(mode="Stakes balances or push-ups (default: the server's scoring mode)")
+    @app_commands.describe(mode=N_("Stakes balances or push-ups (default: the server's scoring mode)"))
     @app_commands.choices(mode=SCORING_CHOICES)
     async def ledger(self, interaction: discord.Interaction, mode: str | None = None) -> None:
         guild_id = interaction.guild_id
@@ -276,10 +277,10 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
 
     # ------------------------------------------------------------------ /tonk history
 
-    @app_commands.command(name="history", description="Recent hands on this server; download one hand's record")
+    @app_commands.command(name="history", description=N_("Recent hands on this server; download one hand's record"))
     @app_commands.guild_only()
-    @app_commands.describe(hand="A hand id from the list, to download its record", count="How many hands to list",
-                           review="Review your own decisions in that hand (what the expert would have done)")
+    @app_commands.describe(hand=N_("A hand id from the list, to download its record"), count=N_("How many hands to list"),
+                           review=N_("Review your own decisions in that hand (what the expert would have done)"))
     async def history(self, interaction: discord.Interaction, hand: str | None = None,
                       count: app_commands.Range[int, 1, 20] = 10, review: bool = False) -> None:
         guild_id = interaction.guild_id
@@ -307,12 +308,12 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     # ------------------------------------------------------------------ /tonk stats, /tonk top
     # (the work is in cogs/stats_commands.py; these only declare the commands)
 
-    stats_group = app_commands.Group(name="stats", description="Tonk stats: a player's, or this server's",
+    stats_group = app_commands.Group(name="stats", description=N_("Tonk stats: a player's, or this server's"),
                                      guild_only=True)
 
-    @stats_group.command(name="player", description="A player's Tonk stats and balance chart (default: yours)")
-    @app_commands.describe(player="A member of this server (default: you)", computer="A computer player instead",
-                           season="Season number (default: the current one)", chart="Draw the running balance")
+    @stats_group.command(name="player", description=N_("A player's Tonk stats and balance chart (default: yours)"))
+    @app_commands.describe(player=N_("A member of this server (default: you)"), computer=N_("A computer player instead"),
+                           season=N_("Season number (default: the current one)"), chart=N_("Draw the running balance"))
     @app_commands.choices(chart=stats_commands.CHART_CHOICES)
     async def stats_player(self, interaction: discord.Interaction, player: discord.Member | None = None,
                            computer: str | None = None, season: app_commands.Range[int, 1] | None = None,
@@ -328,8 +329,8 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     async def stats_player_seasons(self, interaction: discord.Interaction, current: int):
         return await stats_commands.season_choices(self.stats, interaction, current)
 
-    @stats_group.command(name="server", description="This server's Tonk hands: how they ended, the rules played most")
-    @app_commands.describe(season="Season number (default: the current one)")
+    @stats_group.command(name="server", description=N_("This server's Tonk hands: how they ended, the rules played most"))
+    @app_commands.describe(season=N_("Season number (default: the current one)"))
     async def stats_server(self, interaction: discord.Interaction,
                            season: app_commands.Range[int, 1] | None = None) -> None:
         await stats_commands.server(self.stats, interaction, season=season)
@@ -338,11 +339,11 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     async def stats_server_seasons(self, interaction: discord.Interaction, current: int):
         return await stats_commands.season_choices(self.stats, interaction, current)
 
-    @app_commands.command(name="top", description="This server's top 10 in a category, and your place")
+    @app_commands.command(name="top", description=N_("This server's top 10 in a category, and your place"))
     @app_commands.guild_only()
-    @app_commands.describe(category="What to rank by (default: net points)",
-                           season="Season number (default: the current one)",
-                           min_hands="Hands a player needs to rank by win rate")
+    @app_commands.describe(category=N_("What to rank by (default: net points)"),
+                           season=N_("Season number (default: the current one)"),
+                           min_hands=N_("Hands a player needs to rank by win rate"))
     @app_commands.choices(category=stats_commands.CATEGORY_CHOICES)
     async def top(self, interaction: discord.Interaction, category: str = "net",
                   season: app_commands.Range[int, 1] | None = None,

@@ -30,10 +30,10 @@ from bot.sidebets import and_list
 from bot.table import Event, HandOver, Status, Table
 from bot.tournament import MAX_HANDS, MAX_SWISS_ROUNDS, Stage, Tournament
 from bot.tournaments import TournamentService
-from engine.text import t
+from engine.text import N_, t
 
 from cogs import render, tournament_render as looks
-from cogs.common import PRESET_CHOICES, SCORING_CHOICES, person_of, report_error
+from cogs.common import PRESET_CHOICES, SCORING_CHOICES, person_of, report_error, server_lang
 from cogs.components import _on_message
 from cogs.live.runtime import background
 from cogs.reply import in_time, reply_of
@@ -41,10 +41,10 @@ from cogs.reply import in_time, reply_of
 log = logging.getLogger("cogs.tournament")
 
 EVENT = "tonk_tournament_click"
-FORMAT_CHOICES = [app_commands.Choice(name="knock-out (the best of each table go on)", value="knockout"),
-                  app_commands.Choice(name="Swiss (fixed rounds, reseated by standing)", value="swiss")]
-COUNT_CHOICES = [app_commands.Choice(name="for glory (the tournament only)", value="glory"),
-                 app_commands.Choice(name="for the ledger (the server's ledger too)", value="ledger")]
+FORMAT_CHOICES = [app_commands.Choice(name=N_("knock-out (the best of each table go on)"), value="knockout"),
+                  app_commands.Choice(name=N_("Swiss (fixed rounds, reseated by standing)"), value="swiss")]
+COUNT_CHOICES = [app_commands.Choice(name=N_("for glory (the tournament only)"), value="glory"),
+                 app_commands.Choice(name=N_("for the ledger (the server's ledger too)"), value="ledger")]
 THREAD_ARCHIVE_MINUTES = 1440
 
 
@@ -64,8 +64,8 @@ async def on_route(interaction: discord.Interaction) -> None:
 
 
 def guild_lang(client: discord.Client, guild_id: int) -> i18n.Lang:
-    guild = client.get_guild(guild_id)
-    return i18n.lang(str(guild.preferred_locale) if guild is not None else None)
+    """The language of the tournament's channel messages: the server's (`server_lang`)."""
+    return server_lang(client.get_guild(guild_id) or guild_id)
 
 
 @dataclass(eq=False)
@@ -250,8 +250,8 @@ class LiveTournaments:
 class TournamentCommands:
     """Mixed into `TonkCog`: `/tonk tournament ...` and the clicks on a tournament's message."""
 
-    tournament_group = app_commands.Group(name="tournament", description="Tonk tournaments: many tables, rounds, "
-                                          "standings and a final table", guild_only=True)
+    tournament_group = app_commands.Group(name="tournament", description=N_("Tonk tournaments: many tables, rounds, "
+                                          "standings and a final table"), guild_only=True)
 
     def _tournaments_init(self) -> None:
         bot = self.bot  # type: ignore[attr-defined]
@@ -279,12 +279,12 @@ class TournamentCommands:
 
     # ------------------------------------------------------------------ /tonk tournament open
 
-    @tournament_group.command(name="open", description="Open sign-ups for a tournament in this channel")
-    @app_commands.describe(format="Knock-out or Swiss", seats="Players at each table (2 to 4)",
-                           hands="Hands each table plays in a round", rounds="Rounds (Swiss only)",
-                           preset="House rules (default: this server's)", scoring="Stakes or push-ups",
-                           counts="For glory, or in the server's ledger too",
-                           starts_in="Minutes until the start you plan (shown to everyone)")
+    @tournament_group.command(name="open", description=N_("Open sign-ups for a tournament in this channel"))
+    @app_commands.describe(format=N_("Knock-out or Swiss"), seats=N_("Players at each table (2 to 4)"),
+                           hands=N_("Hands each table plays in a round"), rounds=N_("Rounds (Swiss only)"),
+                           preset=N_("House rules (default: this server's)"), scoring=N_("Stakes or push-ups"),
+                           counts=N_("For glory, or in the server's ledger too"),
+                           starts_in=N_("Minutes until the start you plan (shown to everyone)"))
     @app_commands.choices(format=FORMAT_CHOICES, preset=PRESET_CHOICES, scoring=SCORING_CHOICES,
                           counts=COUNT_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
@@ -338,7 +338,7 @@ class TournamentCommands:
             raise UserError(t("No tournament runs in this channel."))
         return tournament
 
-    @tournament_group.command(name="standings", description="The standings of this channel's tournament, privately")
+    @tournament_group.command(name="standings", description=N_("The standings of this channel's tournament, privately"))
     async def tournament_standings(self, interaction: discord.Interaction) -> None:
         tournament = await self._here(interaction)
         lang = i18n.lang(str(interaction.locale))
@@ -349,7 +349,7 @@ class TournamentCommands:
         await interaction.response.send_message(embed=looks.standings_embed(tournament, lang, tables, everyone=True),
                                                 ephemeral=True)
 
-    @tournament_group.command(name="end", description="End this channel's tournament (the organiser; asks first)")
+    @tournament_group.command(name="end", description=N_("End this channel's tournament (the organiser; asks first)"))
     async def tournament_end(self, interaction: discord.Interaction) -> None:
         tournament = await self._here(interaction)
         person = person_of(interaction)
@@ -358,8 +358,8 @@ class TournamentCommands:
         await interaction.response.send_message(**looks.end_question(tournament, i18n.lang(str(interaction.locale))),
                                                 ephemeral=True)
 
-    @tournament_group.command(name="withdraw", description="Withdraw an entrant between rounds (the organiser)")
-    @app_commands.describe(player="The entrant to withdraw")
+    @tournament_group.command(name="withdraw", description=N_("Withdraw an entrant between rounds (the organiser)"))
+    @app_commands.describe(player=N_("The entrant to withdraw"))
     async def tournament_withdraw(self, interaction: discord.Interaction, player: discord.Member) -> None:
         tournament = await self._here(interaction)
         tournament = await self.tournaments.withdraw(tournament.id, person_of(interaction), player.id)
@@ -367,7 +367,7 @@ class TournamentCommands:
         await interaction.response.send_message(lang.render(t("{name} is withdrawn: not seated again.",
                                                               name=tournament.name_of(player.id))), ephemeral=True)
 
-    @tournament_group.command(name="history", description="This server's finished tournaments and their places")
+    @tournament_group.command(name="history", description=N_("This server's finished tournaments and their places"))
     async def tournament_history(self, interaction: discord.Interaction) -> None:
         finished = await self.tournaments.history(interaction.guild_id)  # type: ignore[arg-type]
         await interaction.response.send_message(

@@ -30,7 +30,7 @@ from .errors import (
     TableNotFoundError,
 )
 from .forget import Forgotten, forget_guild
-from .guilds import UNSET, get_guild_settings, update_guild_settings
+from .guilds import UNSET, get_guild_settings, guild_languages, update_guild_settings
 from .hands import (RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, hand_with_accounts, has_played,
                     recent_hands,
                     record_finished_hand)
@@ -172,6 +172,7 @@ __all__ = [
     "database_url_from_env",
     "describe_database",
     "get_guild_settings",
+    "guild_languages",
     "get_hand",
     "get_open_table_in_channel",
     "get_table",

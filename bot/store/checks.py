@@ -37,6 +37,15 @@ def check_bool(name: str, value: object) -> bool:
     return value
 
 
+def check_language(language: object) -> str | None:
+    """A shipped language's Discord locale ("es-ES"), or None (the server's Discord language)."""
+    from i18n import SHIPPED
+
+    if language is not None and language not in SHIPPED:
+        raise ValueError(f"language must be one of {', '.join(SHIPPED)} or None, not {language!r}")
+    return language  # type: ignore[return-value]
+
+
 def check_stake(stake: object) -> int:
     return check_int("stake", stake, minimum=1)
 

@@ -1,12 +1,14 @@
 """Per-server settings: the defaults a new table starts from.
 
 A server with no row yet gets the defaults (standard rules, stake 1, stakes
-mode, 90 s turn timer, every channel, pictures on); its row is written on the first update.
+mode, 90 s turn timer, every channel, pictures on, the server's Discord
+language); its row is written on the first update.
 """
 
 from collections.abc import Iterable
 from typing import Any, Final
 
+from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from . import checks
@@ -31,6 +33,14 @@ async def get_guild_settings(session: AsyncSession, *, guild_id: int) -> GuildSe
     return settings if settings is not None else GuildSettings(guild_id=guild_id)
 
 
+async def guild_languages(session: AsyncSession) -> dict[int, str]:
+    """{guild_id: language} of every server that chose one (the others speak their Discord language)."""
+    async with read_transaction(session):
+        rows = await session.exec(select(GuildSettings.guild_id, GuildSettings.language)
+                                  .where(col(GuildSettings.language).is_not(None)))
+        return {guild_id: language for guild_id, language in rows.all()}
+
+
 async def update_guild_settings(
     session: AsyncSession,
     *,
@@ -41,10 +51,12 @@ async def update_guild_settings(
     turn_timer_seconds: int = UNSET,
     table_channel_ids: Iterable[int] | None = UNSET,
     pictures: bool = UNSET,
+    language: str | None = UNSET,
 ) -> GuildSettings:
     """Change the given settings (the others keep their value) and return them all.
 
-    ``table_channel_ids``: an empty list or None allows every channel.
+    ``table_channel_ids``: an empty list or None allows every channel. ``language``: a shipped
+    Discord locale, or None for the server's Discord language.
     """
     changes: dict[str, Any] = {}
     if rules is not UNSET:
@@ -59,6 +71,8 @@ async def update_guild_settings(
         changes["table_channel_ids"] = checks.check_channel_ids(table_channel_ids)
     if pictures is not UNSET:
         changes["pictures"] = checks.check_bool("pictures", pictures)
+    if language is not UNSET:
+        changes["language"] = checks.check_language(language)
     changes["updated_at"] = utcnow()
 
     defaults = GuildSettings(guild_id=guild_id)
@@ -71,6 +85,7 @@ async def update_guild_settings(
         "table_channel_ids": defaults.table_channel_ids,
         "season": defaults.season,
         "pictures": defaults.pictures,
+        "language": defaults.language,
         **changes,
     }
     statement = insert_on_conflict(session, GuildSettings).values(row)

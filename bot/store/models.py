@@ -88,6 +88,9 @@ class GuildSettings(SQLModel, table=True):
     """None only on the unsaved defaults that ``get_guild_settings`` returns for a new server."""
     pictures: bool = Field(default=True)
     """Show tables and hands as pictures (schema v4); off: text only."""
+    language: str | None = Field(default=None, nullable=True)
+    """The language of the server's tables and shared answers, a Discord locale of
+    ``i18n.SHIPPED`` (schema v6); None: the server's Discord language (``guild_locale``)."""
 
     def allows_channel(self, channel_id: int) -> bool:
         """Whether a table may be opened in this channel."""

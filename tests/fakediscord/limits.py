@@ -34,6 +34,12 @@ MAX_OPTION_TEXT = 100
 MAX_PLACEHOLDER = 150
 MAX_MODAL_TITLE = 45
 MAX_CHOICES = 25
+MAX_COMMAND_TOTAL = 8000  # a command's names, descriptions, choices, each at its longest localisation
+LOCALES = frozenset((
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl",
+    "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja",
+    "zh-TW", "ko", "ar", "he"))
+"""The locales Discord accepts in `*_localizations` (its AvailableLocalesEnum)."""
 
 BUTTON, STRING_SELECT, TEXT_INPUT = 2, 3, 4
 AUTO_SELECTS = (5, 6, 7, 8)  # user, role, mentionable, channel
@@ -288,6 +294,34 @@ def check_autocomplete(data: dict[str, Any], errors: FormErrors) -> None:
             errors.max_length(("data", "choices", i, "value"), value, 100)
 
 
+def check_localizations(path: tuple[Any, ...], node: dict[str, Any], field: str, low: int, high: int,
+                        errors: FormErrors) -> None:
+    """A `name_localizations` / `description_localizations`: Discord's locales, each text low..high long."""
+    for locale, text in (node.get(f"{field}_localizations") or {}).items():
+        if locale not in LOCALES:
+            errors.add((*path, f"{field}_localizations", locale), "LOCALE_INVALID", "Invalid locale")
+        elif not isinstance(text, str):
+            errors.add((*path, f"{field}_localizations", locale), "BASE_TYPE_STRING", "Must be a string.")
+        else:
+            errors.length_between((*path, f"{field}_localizations", locale), text, low, high)
+
+
+def _longest(node: dict[str, Any], field: str) -> int:
+    texts = [str(node.get(field) or "")] + [str(t) for t in (node.get(f"{field}_localizations") or {}).values()]
+    return max(len(t) for t in texts)
+
+
+def command_size(node: dict[str, Any]) -> int:
+    """Discord's count against a command's 8,000 characters: every name, description and choice
+    (name and value) of the command and its options, each at its longest localisation."""
+    size = _longest(node, "name") + _longest(node, "description")
+    for option in node.get("options") or []:
+        size += command_size(option)
+    for choice in node.get("choices") or []:
+        size += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return size
+
+
 def check_commands(commands: list[dict[str, Any]], errors: FormErrors) -> None:
     """What Discord rejects in a bulk command overwrite (PUT .../commands)."""
     names: set[tuple[str, int]] = set()
@@ -300,7 +334,11 @@ def check_commands(commands: list[dict[str, Any]], errors: FormErrors) -> None:
         if kind == 1:
             check_command_name((i, "name"), name, errors)
             errors.length_between((i, "description"), command.get("description") or "", 1, 100)
+            check_localizations((i,), command, "name", 1, 32, errors)
+            check_localizations((i,), command, "description", 1, 100, errors)
             check_options(command.get("options") or [], (i, "options"), errors, depth=0)
+            if command_size(command) > MAX_COMMAND_TOTAL:
+                errors.add((i,), "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (8000)")
         else:
             errors.length_between((i, "name"), name, 1, 32)
 
@@ -323,6 +361,8 @@ def check_options(options: list[dict[str, Any]], path: tuple[Any, ...], errors: 
             errors.add((*opath, "name"), "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Option names must be unique")
         names.add(name)
         errors.length_between((*opath, "description"), option.get("description") or "", 1, 100)
+        check_localizations(opath, option, "name", 1, 32, errors)
+        check_localizations(opath, option, "description", 1, 100, errors)
         if kind in (1, 2):
             if kind == 2 and depth > 0 or kind == 1 and depth > 1:
                 errors.add((*opath, "type"), "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Subcommands nested too deep")
@@ -338,3 +378,4 @@ def check_options(options: list[dict[str, Any]], path: tuple[Any, ...], errors: 
         errors.max_length((*opath, "choices"), choices, MAX_CHOICES)
         for j, choice in enumerate(choices):
             errors.length_between((*opath, "choices", j, "name"), choice.get("name") or "", 1, 100)
+            check_localizations((*opath, "choices", j), choice, "name", 1, 100, errors)
