@@ -362,12 +362,12 @@ def option_value(key: str, value: str):
     from .errors import RulesError
 
     if key not in OPTIONS:
-        raise RulesError("There is no such house rule.")
+        raise RulesError(t('There is no such house rule.'))
     title, choices = OPTIONS[key]
     for code, _, typed in choices:
         if code == value:
             return typed
-    raise RulesError(f"{title}: that is not one of its choices.")
+    raise RulesError(t('{title}: that is not one of its choices.', title=title))
 
 
 SECTION_7_INSTANTS = {"instant_high": ("50", "49", "47"), "instant_low": ("low",), "instant_low_triple": ("low",)}

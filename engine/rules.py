@@ -59,7 +59,7 @@ class InstantHand:
 
     def __post_init__(self) -> None:
         if self.hand not in INSTANT_KINDS:
-            raise RulesError(f"An instant hand must be one of {', '.join(INSTANT_KINDS)}, not {self.hand!r}.")
+            raise RulesError(t('An instant hand must be one of {kinds}, not {hand}.', kinds=list(INSTANT_KINDS), hand=repr(self.hand)))
         if self.pays not in (1, 2, 3, 4) or isinstance(self.pays, bool):
             raise RulesError(t("An instant hand pays 1 to 4 stakes."))
         if self.when not in INSTANT_WHEN:
@@ -75,10 +75,10 @@ class InstantHand:
         if isinstance(data, InstantHand):
             return data
         if not isinstance(data, dict):
-            raise RulesError("An instant hand must be an object like {\"hand\": \"50\", \"pays\": 2}.")
+            raise RulesError(t('An instant hand must be an object like {{"hand": "50", "pays": 2}}.'))
         unknown = sorted(set(data) - {"hand", "pays", "when", "max"})
         if unknown:
-            raise RulesError(f"Unknown instant hand field(s): {', '.join(map(str, unknown))}.")
+            raise RulesError(t('Unknown instant hand field(s): {fields}.', fields=list(map(str, unknown))))
         if "hand" not in data:
             raise RulesError(t("An instant hand needs its hand (50, 49, 47, 41, low, all_faces, all_tens_and_faces)."))
         return cls(data["hand"], data.get("pays", 2), data.get("when", "deal"), data.get("max", 0))
@@ -312,7 +312,7 @@ class Rules:
     def preset(cls, name: str) -> "Rules":
         key = normalise_preset_name(name)
         if key not in PRESETS:
-            raise RulesError(f"There is no preset called {name!r}; try one of {', '.join(PRESET_NAMES)}.")
+            raise RulesError(t('There is no preset called {name}; try one of {presets}.', name=repr(name), presets=list(PRESET_NAMES)))
         return PRESETS[key]
 
     @classmethod
@@ -325,7 +325,7 @@ class Rules:
         known = {f.name for f in fields(cls) if f.init}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"Unknown house rule option(s): {', '.join(unknown)}.")
+            raise RulesError(t('Unknown house rule option(s): {unknown}.', unknown=list(unknown)))
         try:
             return replace(base, **data)
         except TypeError as exc:  # pragma: no cover - replace only raises for unknown keys
