@@ -18,6 +18,7 @@ from typing import Any
 from engine import Action, Discard, Hit, Slap, Spread, Swap, action_from_record
 
 from bot.errors import UserError
+from engine.text import t
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +236,7 @@ def play_from(verb: str, value: str | None) -> Action:
     try:
         return action_from_record(entry)
     except ValueError:
-        raise UserError("That choice is not a play I know.") from None
+        raise UserError(t('That choice is not a play I know.')) from None
 
 
 __all__ = ["AddComputer", "Back", "ByPerson", "CallBigOne", "CloseIdle", "Command", "ComputerPlay", "ComputerSlap",

@@ -26,6 +26,7 @@ from bot.store import (Database, Forgotten, GuildSettings, PlayerRef, current_se
                        get_guild_settings, guild_languages, hand_record, hand_with_accounts, list_open_tables, player_standing, recent_hands,
                        standings, start_new_season, update_guild_settings)
 from bot.table import Scoring
+from engine.text import t
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +83,11 @@ class ServerService:
         async with self.db.sessions() as session:
             found = await hand_with_accounts(session, guild_id=guild_id, hand_id=hand_id)
         if found is None:
-            raise UserError(f"There is no hand {hand_id!r} on this server (/tonk history lists them).")
+            raise UserError(t('There is no hand {hand_id} on this server (/tonk history lists them).', hand_id=repr(hand_id)))
         record, accounts = found
         account = PlayerRef.human(user_id, "me").account
         if account not in accounts:
-            raise UserError(f"You did not play hand {hand_id}: a review is of your own decisions.")
+            raise UserError(t('You did not play hand {hand_id}: a review is of your own decisions.', hand_id=hand_id))
         seat = accounts.index(account)
         key = (guild_id, hand_id, seat)
         text = self._reviews.get(key)
@@ -177,10 +178,10 @@ class ServerService:
                 channels.append(allow_channel)
             if disallow_channel is not None:
                 if not channels:
-                    raise UserError("Every channel may host tables now: allow the ones you want first.")
+                    raise UserError(t('Every channel may host tables now: allow the ones you want first.'))
                 channels = [c for c in channels if c != disallow_channel]
                 if not channels:
-                    raise UserError("At least one channel must be able to host tables (or use all_channels).")
+                    raise UserError(t('At least one channel must be able to host tables (or use all_channels).'))
             if all_channels or allow_channel is not None or disallow_channel is not None:
                 changes["table_channel_ids"] = channels
             if changes:
@@ -196,7 +197,7 @@ class ServerService:
         closed first, as /tonk end closes them (their messages say so, an unfinished hand pays
         nothing), then every row of the server goes in one transaction."""
         if not person.is_admin:
-            raise UserError("You need the Manage Server permission for that.")
+            raise UserError(t('You need the Manage Server permission for that.'))
         async with self.db.sessions() as session:
             open_tables = await list_open_tables(session, guild_id=guild_id)
         for row in open_tables:
@@ -231,7 +232,7 @@ class ServerService:
         async with self.db.sessions() as session:
             record = await hand_record(session, guild_id=guild_id, hand_id=hand_id)
         if record is None:
-            raise UserError(f"There is no hand {hand_id!r} on this server.")
+            raise UserError(t('There is no hand {hand_id} on this server.', hand_id=repr(hand_id)))
         return record
 
 

@@ -34,6 +34,7 @@ from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, Pla
                        write_retrying, write_transaction)
 from bot.table import Event, Level, Ping, Scoring, Status, Table, level_of
 from bot.writes import WriteGate
+from engine.text import t
 
 log = logging.getLogger(__name__)
 
@@ -100,12 +101,12 @@ class TableService:
             async with self.db.sessions() as session:
                 row = await get_table(session, table_id=table_id)
             if row is None:
-                raise UserError("This table no longer exists.")
+                raise UserError(t('This table no longer exists.'))
             table = table_of(row)
             if table.is_open:
                 self._latest[table_id] = table
         if person is not None and person.guild_id is not None and person.guild_id != table.guild_id:
-            raise UserError("That table belongs to another server.")
+            raise UserError(t('That table belongs to another server.'))
         return table
 
     async def load(self, table_id: int, person: Person | None = None) -> Table:
@@ -151,7 +152,7 @@ class TableService:
                 version = await (write_retrying(session, write) if finished else retrying(lambda: write(session)))
         except (StaleTableError, TableClosedError):
             self.forget(old.id)
-            raise StaleView("Someone else acted first: look again at the table.") from None
+            raise StaleView(t('Someone else acted first: look again at the table.')) from None
         except BaseException:
             self.forget(old.id)
             raise
@@ -215,8 +216,7 @@ class TableService:
                          computers: int = 0, level: str = "normal") -> Table:
         settings = await self._settings(guild_id)
         if not settings.allows_channel(channel_id):
-            raise UserError("Tables can't be opened in this channel on this server; ask someone who manages "
-                            "the server (/tonk-admin settings).")
+            raise UserError(t("Tables can't be opened in this channel on this server; ask someone who manages the server (/tonk-admin settings)."))
         rules_dict = dict(settings.rules) if preset is None else {"preset": preset}
         if hand_size is not None:
             rules_dict["hand_size"] = hand_size
@@ -234,10 +234,10 @@ class TableService:
         at it), with the same seats (but those who left), computers, rules, stake and scoring."""
         old = await self.load(table_id, person)
         if old.is_open:
-            raise UserError("This table is still open: play on here.")
+            raise UserError(t('This table is still open: play on here.'))
         settings = await self._settings(old.guild_id)
         if not settings.allows_channel(old.channel_id):
-            raise UserError("Tables can't be opened in this channel on this server; ask an admin (/tonk settings).")
+            raise UserError(t("Tables can't be opened in this channel on this server; ask an admin (/tonk settings)."))
         return await self._create(old.again(person.user_id, person.name, now=self._clock()))
 
     async def _create(self, table: Table) -> Table:
@@ -251,7 +251,7 @@ class TableService:
                     bookkeeping=data["bookkeeping"],
                 )
             except ChannelBusyError:
-                raise UserError("There is already a table in this channel: join it, or /tonk end it.") from None
+                raise UserError(t('There is already a table in this channel: join it, or /tonk end it.')) from None
         return table_of(row)
 
     async def open_tournament_table(self, table: Table) -> Table:

@@ -19,6 +19,7 @@ from bot.store import (TOP_CATEGORIES, Database, Leaderboard, OpponentNet, Playe
                        balance_history,
                        computer_accounts, current_season, display_names, list_seasons, name_season, opponent_flows, player_stats,
                        read_transaction, season_label, season_names, server_stats, top, tournament_record)
+from engine.text import t
 
 CHART_HANDS = 100
 """How many of a player's last hands the balance chart shows."""
@@ -92,7 +93,7 @@ class StatsService:
     async def _season(self, session, guild_id: int, season: int | None) -> SeasonLabel:
         number, current, name = await season_label(session, guild_id=guild_id, season=season)
         if number > current:
-            raise UserError(f"Season {number} has not begun: this server is in season {current}.")
+            raise UserError(t('Season {number} has not begun: this server is in season {current}.', number=number, current=current))
         return SeasonLabel(number, name, number != current)
 
     async def player(self, *, guild_id: int, account: str, season: int | None = None,
@@ -103,13 +104,13 @@ class StatsService:
             stats = await player_stats(session, guild_id=guild_id, account=account, season=label.number)
             tournaments = await tournament_record(session, guild_id=guild_id, account=account)
         if stats is None:
-            raise UserError(f"{name or 'That player'} has not played a hand on this server yet.")
+            raise UserError(t('{name} has not played a hand on this server yet.', name=name) if name else t('That player has not played a hand on this server yet.'))
         return PlayerReport(stats, label, tournaments)
 
     async def top(self, *, guild_id: int, category: str, season: int | None = None, account: str | None = None,
                   min_hands: int = 10) -> TopReport:
         if category not in TOP_CATEGORIES:
-            raise UserError(f"There is no leaderboard for {category!r}; pick one of {', '.join(TOP_CATEGORIES)}.")
+            raise UserError(t('There is no leaderboard for {category}; pick one of {categories}.', category=repr(category), categories=list(TOP_CATEGORIES)))
         async with self.db.sessions() as session, read_transaction(session):
             label = await self._season(session, guild_id, season)
             board = await top(session, guild_id=guild_id, category=category, season=label.number, account=account,
@@ -155,11 +156,11 @@ class StatsService:
         opponent: the running net against each of the opponents met most in those hands.
         """
         if by not in CHART_BY:
-            raise UserError(f"A chart is drawn by {' or '.join(CHART_BY)}, not {by!r}.")
+            raise UserError(t('A chart is drawn by {choices}, not {by}.', choices=' or '.join(CHART_BY), by=repr(by)))
         async with self.db.sessions() as session, read_transaction(session):
             points = await balance_history(session, guild_id=guild_id, account=account, limit=hands)
             if not points:
-                raise UserError(f"{name or 'That player'} has not played a hand on this server yet.")
+                raise UserError(t('{name} has not played a hand on this server yet.', name=name) if name else t('That player has not played a hand on this server yet.'))
             names = await season_names(session, guild_id=guild_id)
             flows = await opponent_flows(session, account=account, hand_pks=[p.hand_pk for p in points]) \
                 if by == "opponent" else {}
@@ -201,7 +202,7 @@ def computer_account(text: str) -> tuple[str, str]:
     try:
         ref = PlayerRef(text, text.removeprefix("cpu:")) if text.startswith("cpu:") else PlayerRef.computer(text)
     except ValueError:
-        raise UserError(f"{text!r} is not a computer player's name.") from None
+        raise UserError(t("{text} is not a computer player's name.", text=repr(text))) from None
     return ref.account, ref.display_name
 
 

@@ -836,14 +836,14 @@ def rules_embed(rules: Rules, title: str) -> discord.Embed:
     return embed
 
 
-def help_message(sections: list[tuple[str, str]], where: str, rules: Rules | None = None,
+def help_message(sections: list[tuple[Any, Any]], where: str, rules: Rules | None = None,
                  bot: discord.Embed | None = None) -> dict[str, Any]:
     """`/tonk help`: the lesson (engine/help.py's sections, one field each), then `bot` (the
     buttons and commands, cogs/bot_help.py), and the button to the rules of the table here."""
     embed = discord.Embed(title="Tonk in two minutes", colour=COLOUR_LOBBY,
                           description=f"{where}. Cards: {card_values(rules or Rules())}; low count is good.")
     for heading, body in sections[:25]:
-        embed.add_field(name=heading[:256], value=body[:1024], inline=False)
+        embed.add_field(name=ENGLISH.render(heading)[:256], value=ENGLISH.render(body)[:1024], inline=False)
     embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")
     if bot is not None:
         return {"embeds": [embed, bot], "view": view_of(rules_here_button())}

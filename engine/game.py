@@ -770,7 +770,7 @@ class Game:
         if not isinstance(record, dict):
             raise RecordError(t("A hand record must be a JSON object."))
         if record.get("format") != "tonk-hand/1":
-            raise RecordError(f"Unknown record format {record.get('format')!r} (expected tonk-hand/1).")
+            raise RecordError(t('Unknown record format {format} (expected tonk-hand/1).', format=repr(record.get('format'))))
         missing = [k for k in ("rules", "players", "dealer", "stake", "deck", "actions") if k not in record]
         if missing:
             raise RecordError(t("The record lacks {fields}.", fields=tuple(missing)))
@@ -786,7 +786,7 @@ class Game:
         try:
             deck = [Card.parse(c) for c in record["deck"]]
         except ValueError as exc:
-            raise RecordError(f"Bad deck: {exc}") from None
+            raise RecordError(t('Bad deck: {exc}', exc=exc)) from None
         dealer, stake = record["dealer"], record["stake"]
         if not isinstance(dealer, int) or isinstance(dealer, bool):
             raise RecordError(t("dealer must be a seat number."))
@@ -937,7 +937,7 @@ def check_deck(rules: Rules, deck: list[Card]) -> None:
         if dupes:
             parts.append("twice " + " ".join(dupes[:8]))
         raise RecordError(
-            f"The deck is not a full {rules.deck_size}-card deck for these rules ({'; '.join(parts) or 'wrong size'})."
+            t('The deck is not a full {deck_size}-card deck for these rules ({problems}).', deck_size=rules.deck_size, problems='; '.join(parts) or t('wrong size'))
         )
 
 

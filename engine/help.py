@@ -21,6 +21,7 @@ from .outcome import (
     settle_stock_out,
 )
 from .rules import INSTANT_KINDS, InstantHand, Rules
+from .text import Text, lines, t, tn
 
 # The caught-drop example: you drop with 10 at a table of four; the others hold these.
 CAUGHT_EXAMPLE = (10, 8, 10, 20)
@@ -51,157 +52,188 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def stakes(n: int) -> str:
-    return plural(n, "stake")
+def stakes(n: int) -> Text:
+    return tn("{n} stake", "{n} stakes", n)
 
 
-def instant_lines(rules: Rules) -> list[str]:
+def _either(words: list) -> Text | int:
+    """`50`, `50 or 49`, `50, 49 or at most 14` (at most three choices: a high, a low, a low hand)."""
+    if len(words) == 1:
+        return words[0]
+    if len(words) == 2:
+        return t("{a} or {b}", a=words[0], b=words[1])
+    return t("{a}, {b} or {c}", a=words[0], b=words[1], c=words[2])
+
+
+def instant_lines(rules: Rules) -> list[Text]:
     """What a tonk on the deal pays, one phrase per multiple, from `instant_winners`."""
     low, high = rules.instant_high_counts
-    candidates = [(high, f"{high}"), (low, f"{low}")]
+    candidates: list[tuple[int, Any]] = [(high, high), (low, low)]
     if rules.instant_low:
-        candidates.append((rules.instant_low, f"at most {rules.instant_low}"))
-    by_multiple: dict[int, list[str]] = {}
+        candidates.append((rules.instant_low, t("at most {count}", count=rules.instant_low)))
+    by_multiple: dict[int, list] = {}
     for dealt, words in candidates:
         counts = [dealt, PLAIN_COUNT, PLAIN_COUNT]
         winners = instant_winners(rules, counts, 2)
         if winners and winners[0][0] == 0:
             by_multiple.setdefault(-settle_instant(winners, counts, 1).payments[1], []).append(words)
-    return [f"a dealt count of {either(words)} wins {stakes(m)} from each other player"
+    return [t("a dealt count of {counts} wins {stakes} from each other player", counts=_either(words), stakes=stakes(m))
             for m, words in sorted(by_multiple.items(), reverse=True)]
 
 
-def tonk_out_phrase(rules: Rules) -> str:
+def tonk_out_phrase(rules: Rules) -> Text:
     if rules.first_turn_tonk_out == "double_then_single":  # it replaces what a tonk out pays
-        return f"{stakes(2)} on your first turn, {stakes(1)} later"
+        return t("{first} on your first turn, {later} later", first=stakes(2), later=stakes(1))
     one, two = rules.tonk_out_multiple(1), rules.tonk_out_multiple(2)
     if one == two:
         return stakes(one)
-    return f"{stakes(two)} when you laid two new spreads that turn, otherwise {stakes(one)}"
+    return t("{two} when you laid two new spreads that turn, otherwise {one}", two=stakes(two), one=stakes(one))
 
 
-def caught_example(rules: Rules) -> tuple[str, str]:
-    """The caught-drop example's payments and push-ups, as settled by `settle_drop`."""
+def caught_example(rules: Rules) -> tuple[list[Text], list[Text]]:
+    """The caught-drop example's payments and push-ups (lists: the language joins them), as
+    settled by `settle_drop`."""
     counts = list(CAUGHT_EXAMPLE)
     outcome = settle_drop(rules, 0, counts, len(counts) - 1, 1)
     assert outcome.kind == "caught"
-    who = ["you", "the 8", "the other 10", "the 20"]
-    pays = ", ".join(f"{w} {signed(p)}" for w, p in zip(who, outcome.payments))
-    pushups = ", ".join(f"{w} {p}" for w, p in zip(who, outcome.pushups))
+    who = [t("you"), t("the {count}", count=counts[1]), t("the other {count}", count=counts[2]),
+           t("the {count}", count=counts[3])]
+    pays = [t("{who} {amount}", who=w, amount=signed(p)) for w, p in zip(who, outcome.payments)]
+    pushups = [t("{who} {amount}", who=w, amount=p) for w, p in zip(who, outcome.pushups)]
     return pays, pushups
 
 
-def stock_out_phrase(rules: Rules) -> str:
+def stock_out_phrase(rules: Rules) -> Text:
     if rules.stock_out == "dead_hand":
-        return "the hand is dead: nobody pays"
+        return t("the hand is dead: nobody pays")
     win = settle_stock_out([5, 10, 12], 1)
     tie = settle_stock_out([5, 5, 12], 1)
-    text = f"the lowest count wins {stakes(-win.payments[1])} from each player"
     if tie.kind == "draw":
-        text += " (a tie for lowest: nobody pays)"
+        text = t("the lowest count wins {stakes} from each player (a tie for lowest: nobody pays)",
+                 stakes=stakes(-win.payments[1]))
+    else:
+        text = t("the lowest count wins {stakes} from each player", stakes=stakes(-win.payments[1]))
     if rules.stock_out == "reshuffle":
-        text = ("the discard pile but its top card is shuffled into a new stock; "
-                f"if there is nothing to shuffle, {text}")
+        text = t("the discard pile but its top card is shuffled into a new stock; "
+                 "if there is nothing to shuffle, {then}", then=text)
     return text
 
 
-def card_values(rules: Rules) -> str:
+def card_values(rules: Rules) -> Text:
     """What each card counts in a hand under these rules."""
-    faces = "J 11, Q 12, K 13" if rules.face_values == "ranked" else "J Q K 10"
-    return f"A is 1, 2 to 10 their number, {faces}" + (", jokers 0" if rules.jokers else "")
-
-
-def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) -> list[tuple[str, str]]:
-    """(heading, text) pairs: goal, deal, a turn, spreads and hits, dropping, endings.
-
-    Each text is short enough for a Discord embed field (1024 characters)."""
-    name = preset or rules.closest_preset()
-    values = card_values(rules)
-    sections = [(
-        "Goal",
-        f"Get rid of your cards, or hold the lowest count when the hand ends. Your count is the sum "
-        f"of the cards in your hand: {values}. Cards you lay on the table no longer count.",
-    )]
-    deal = f"{plural(rules.hand_size, 'card')} each from a {rules.deck}-card deck"
-    if rules.deck == 40:
-        deal += " (no 8s, 9s or 10s: in a run 7 is next to J)"
+    faces = t("J 11, Q 12, K 13") if rules.face_values == "ranked" else t("J Q K 10")
     if rules.jokers:
-        deal += f" with {plural(rules.jokers, 'joker')}" + (
-            " (wild: see the house rules)" if rules.wild else " (jokers are never spread or hit)")
-    deal += "; the next card is turned up to start the discard pile." if rules.upcard else \
-        "; no card is turned up, so the first player draws from the stock."
+        return t("A is 1, 2 to 10 their number, {faces}, jokers 0", faces=faces)
+    return t("A is 1, 2 to 10 their number, {faces}", faces=faces)
+
+
+def _bullets(items: list) -> Text:
+    """`• a` / `• b`, one a line."""
+    return lines(*(lines("• ", item, sep="") for item in items))
+
+
+def help_sections(rules: Rules, *, stake: int = 1, preset: str | None = None) -> list[tuple[Text, Text]]:
+    """(heading, text) pairs: goal, deal, a turn, spreads and hits, dropping, endings; each a
+    `Text` (a long text is several messages, one a sentence or paragraph: `engine.text.lines`).
+
+    Each text is short enough for a Discord embed field (1024 characters) in English."""
+    name = preset or rules.closest_preset()
+    sections = [(
+        t("Goal"),
+        t("Get rid of your cards, or hold the lowest count when the hand ends. Your count is the sum "
+          "of the cards in your hand: {values}. Cards you lay on the table no longer count.",
+          values=card_values(rules)),
+    )]
+    deal = tn("{n} card each from a {deck}-card deck", "{n} cards each from a {deck}-card deck",
+              rules.hand_size, deck=rules.deck)
+    if rules.deck == 40:
+        deal = t("{deal} (no 8s, 9s or 10s: in a run 7 is next to J)", deal=deal)
+    if rules.jokers and rules.wild:
+        deal = tn("{deal} with {n} joker (wild: see the house rules)",
+                  "{deal} with {n} jokers (wild: see the house rules)", rules.jokers, deal=deal)
+    elif rules.jokers:
+        deal = tn("{deal} with {n} joker (jokers are never spread or hit)",
+                  "{deal} with {n} jokers (jokers are never spread or hit)", rules.jokers, deal=deal)
+    deal = t("{deal}; the next card is turned up to start the discard pile.", deal=deal) if rules.upcard else \
+        t("{deal}; no card is turned up, so the first player draws from the stock.", deal=deal)
     instant = instant_lines(rules)
     if instant:
-        deal += " Tonk on the deal, before anyone plays: " + "; ".join(instant) + "."
-    sections.append(("The deal", deal))
-    sections.append((
-        "A turn",
-        "1. Drop, or draw the top card of the stock, or take the top card of the discard pile.\n"
-        "2. Lay spreads and hits, as many as your cards allow"
-        + (" (the house rules below say what you must or may not lay).\n" if rules.house else
-           " (nothing forces you).\n")
-        + "3. Discard one card: your turn ends and play passes to the left.",
-    ))
-    hits = "any spread on the table, yours or anyone's" if rules.hit_books else \
-        "any run on the table, yours or anyone's (books cannot be hit at this table)"
-    sections.append((
-        "Spreads and hits",
-        "A spread is a book, 3 or 4 cards of one rank (three 7s), or a run, 3 or more cards in a row of one "
-        "suit (4, 5, 6 of hearts; "
-        + ("the ace is low or high: ace, 2, 3 or queen, king, ace of clubs). " if rules.ace_in_runs == "low_or_high"
-           else "the ace is low only: ace, 2, 3 of clubs). ")
-        + f"A hit adds one card from your hand to {hits}, so that it stays a spread.",
-    ))
+        deal = t("{deal} Tonk on the deal, before anyone plays: {instant}.", deal=deal,
+                 instant=lines(*instant, sep="; "))
+    sections.append((t("The deal"), deal))
+    sections.append((t("A turn"), lines(
+        t("1. Drop, or draw the top card of the stock, or take the top card of the discard pile."),
+        t("2. Lay spreads and hits, as many as your cards allow (the house rules below say what you must or may "
+          "not lay).") if rules.house else
+        t("2. Lay spreads and hits, as many as your cards allow (nothing forces you)."),
+        t("3. Discard one card: your turn ends and play passes to the left."),
+    )))
+    hits = t("any spread on the table, yours or anyone's") if rules.hit_books else \
+        t("any run on the table, yours or anyone's (books cannot be hit at this table)")
+    ace = t("the ace is low or high: ace, 2, 3 or queen, king, ace of clubs") if rules.ace_in_runs == "low_or_high" \
+        else t("the ace is low only: ace, 2, 3 of clubs")
+    sections.append((t("Spreads and hits"), lines(
+        t("A spread is a book, 3 or 4 cards of one rank (three 7s), or a run, 3 or more cards in a row of one "
+          "suit (4, 5, 6 of hearts; {ace}).", ace=ace),
+        t("A hit adds one card from your hand to {hits}, so that it stays a spread.", hits=hits),
+        sep=" ")))
     pays, pushups = caught_example(rules)
-    drop = (
-        "Instead of drawing, you may drop: everyone shows their hand. If your count is strictly the "
-        f"lowest you win {stakes(DROP_WON_MULTIPLE)} from each player. If anyone has your count or "
-        f"less you are caught. Say you drop with 10 and the others hold 8, 10 and 20: {pays}."
-    )
+    drop = [t("Instead of drawing, you may drop: everyone shows their hand. If your count is strictly the "
+              "lowest you win {stakes} from each player. If anyone has your count or less you are caught. "
+              "Say you drop with {mine} and the others hold {others}: {pays}.",
+              stakes=stakes(DROP_WON_MULTIPLE), mine=CAUGHT_EXAMPLE[0], others=_and(CAUGHT_EXAMPLE[1:]), pays=pays)]
     if rules.waiting:
         bars = []
         if rules.spread_wait:
-            bars.append(f"a new spread of yours bars your drop for your next {plural(rules.spread_wait, 'turn')}")
+            bars.append(tn("a new spread of yours bars your drop for your next {n} turn",
+                           "a new spread of yours bars your drop for your next {n} turns", rules.spread_wait))
         if rules.hit_wait:
-            bars.append(f"each hit on your spreads bars it for {plural(rules.hit_wait, 'turn')}")
+            bars.append(tn("each hit on your spreads bars it for {n} turn",
+                           "each hit on your spreads bars it for {n} turns", rules.hit_wait))
         if bars:
-            drop += " Waiting rule: " + "; ".join(bars) + "."
-    sections.append(("Dropping and being caught", drop))
+            drop.append(t("Waiting rule: {bars}.", bars=lines(*bars, sep="; ")))
+    sections.append((t("Dropping and being caught"), lines(*drop, sep=" ")))
     endings = [
-        f"Tonk out (spread or hit your last card, no discard): {tonk_out_phrase(rules)} from each player.",
-        f"Run out (discard your last card): {stakes(RUN_OUT_MULTIPLE)} from each player.",
-        f"Drop: won {stakes(DROP_WON_MULTIPLE)} from each player; caught as above.",
-        f"Empty stock (someone must draw and cannot): {stock_out_phrase(rules)}.",
+        t("Tonk out (spread or hit your last card, no discard): {pays} from each player.", pays=tonk_out_phrase(rules)),
+        t("Run out (discard your last card): {stakes} from each player.", stakes=stakes(RUN_OUT_MULTIPLE)),
+        t("Drop: won {stakes} from each player; caught as above.", stakes=stakes(DROP_WON_MULTIPLE)),
+        t("Empty stock (someone must draw and cannot): {what}.", what=stock_out_phrase(rules)),
     ]
     if rules.scoring == "pushups":
-        endings.append(
+        endings.append(t(
             "Scoring is push-ups (low is good): the winner takes 0, each loser their count times the "
-            f"stakes the win pays; in the caught example: {pushups}.")
-    endings.append("A stake is " + plural(stake, "point") + " at this table.")
-    sections.append((f"How a hand ends and what it pays ({name})", "\n".join(endings)))
+            "stakes the win pays; in the caught example: {pushups}.", pushups=pushups))
+    endings.append(tn("A stake is {n} point at this table.", "A stake is {n} points at this table.", stake))
+    sections.append((t("How a hand ends and what it pays ({preset})", preset=name), lines(*endings)))
     house = rules._describe_house()
     if house:
-        sections.append(("House rules at this table", "\n".join(f"• {line}" for line in house)))
+        sections.append((t("House rules at this table"), _bullets(house)))
     return sections
 
 
-def help_text(rules: Rules, *, stake: int = 1, preset: str | None = None, markdown: bool = True) -> str:
-    """The whole lesson as one text: `**bold**` headings for Discord, or plain for a terminal."""
+def _and(items) -> Text:
+    """The caught example's other three counts: `8, 10 and 20`."""
+    a, b, c = items
+    return t("{a}, {b} and {c}", a=a, b=b, c=c)
+
+
+def help_text(rules: Rules, *, stake: int = 1, preset: str | None = None, markdown: bool = True) -> Text:
+    """The whole lesson as one `Text`: `**bold**` headings for Discord, or plain for a terminal."""
     parts = []
     for heading, body in help_sections(rules, stake=stake, preset=preset):
-        title = f"**{heading}**" if markdown else f"{heading}:"
-        parts.append(f"{title}\n{body}")
-    return "\n\n".join(parts)
+        title = lines("**", heading, "**", sep="") if markdown else t("{heading}:", heading=heading)
+        parts.append(lines(title, body))
+    return lines(*parts, sep="\n\n")
 
 
 @lru_cache(maxsize=64)
-def first_hand_hint(rules: Rules) -> str:
+def first_hand_hint(rules: Rules) -> Text:
     """One line for a player's first hand ever (shown at every render of that hand: worked out
     once per rules)."""
     cost = -settle_drop(rules, 0, [10, 8, 20], 2, 1).payments[0]  # caught by one player of three
-    return ("First hand? Draw (or take the discard), lay 3 of a kind or 3 in a row of one suit, then "
-            "discard your highest card. Drop only with a very low count: if anyone has yours or less, "
-            f"you pay {stakes(cost)} or more.")
+    return t("First hand? Draw (or take the discard), lay 3 of a kind or 3 in a row of one suit, then "
+             "discard your highest card. Drop only with a very low count: if anyone has yours or less, "
+             "you pay {stakes} or more.", stakes=stakes(cost))
 
 
 # ---------------------------------------------------------------------------- options, for a host
@@ -330,12 +362,12 @@ def option_value(key: str, value: str):
     from .errors import RulesError
 
     if key not in OPTIONS:
-        raise RulesError("There is no such house rule.")
+        raise RulesError(t('There is no such house rule.'))
     title, choices = OPTIONS[key]
     for code, _, typed in choices:
         if code == value:
             return typed
-    raise RulesError(f"{title}: that is not one of its choices.")
+    raise RulesError(t('{title}: that is not one of its choices.', title=title))
 
 
 SECTION_7_INSTANTS = {"instant_high": ("50", "49", "47"), "instant_low": ("low",), "instant_low_triple": ("low",)}

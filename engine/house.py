@@ -28,6 +28,7 @@ from .outcome import instant_claims
 from .rules import Rules
 from .session import high_cards, side_bets_from_record
 from .spreads import OVER, PLAY, SLAP_DISCARD, START, TableSpread, run_positions, spreads_in
+from .text import t
 
 __all__ = ["SLAP_DISCARD", "HouseRules", "HouseState", "house_rules"]
 
@@ -161,33 +162,30 @@ class HouseRules:
     def verify_extra_discard(self, g, seat: int, action: Action) -> None:
         """slap: while a slapper owes its extra discard, that discard is the only action."""
         if seat != g.hs.slapper:
-            raise NotYourTurn(f"{g.players[g.hs.slapper]} slapped and must discard one card first.")
+            raise NotYourTurn(t('{player} slapped and must discard one card first.', player=g.players[g.hs.slapper]))
         if type(action) is not Discard:
-            raise IllegalAction("You slapped: discard one card from your hand.")
+            raise IllegalAction(t('You slapped: discard one card from your hand.'))
         g._require_in_hand(action.card, g.hands[seat])
 
     def verify_take(self, g, seat: int) -> None:
         """take must be used: the discard may be taken only to spread or hit with at once."""
         top = g.discard[-1]
         if self.rules.take_must_be_used and not self._usable(g, g.hands[seat], top):
-            raise IllegalAction(f"House rule (take must be used): take {top.name} only to spread "
-                                "or hit with it at once.")
+            raise IllegalAction(t('House rule (take must be used): take {card} only to spread or hit with it at once.', card=top))
 
     def verify_discard(self, g, seat: int, hand) -> None:
         """take must be used, hit bars going out and must spread, on a discard."""
         self.require_taken_used(g, "discard")
         if self._barred_out(g) and len(hand) == 1:
-            raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
-                                "this turn.")
+            raise IllegalAction(t('House rule (hit bars going out): you were hit, so you cannot empty your hand this turn.'))
         if self.rules.must_spread != "off" and self._has_layable_spread(g, seat):
-            raise IllegalAction("House rule (must spread): lay the spread you hold before you discard.")
+            raise IllegalAction(t('House rule (must spread): lay the spread you hold before you discard.'))
 
     def verify_taken_kept(self, g, seat: int, action) -> None:
         """take must be used: a lay may not leave the taken card with no use."""
         taken = g.hs.taken
         if taken is not None and taken in g.hands[seat] and self._strands_taken(g, seat, action):
-            raise IllegalAction(f"House rule (take must be used): that would leave the {taken.name} you took "
-                                "with no spread or hit to play it in.")
+            raise IllegalAction(t('House rule (take must be used): that would leave the {card} you took with no spread or hit to play it in.', card=taken))
 
     def new_spread(self, seat: int, action: Spread) -> TableSpread:
         """The spread a legal `Spread` lays: wild cards named, a run in order (ace high or low)."""
@@ -457,13 +455,13 @@ class HouseRules:
 
     def verify_claim(self, g, seat: int) -> None:
         if not any(h.when == "turn" for h in self.rules.instant_list):
-            raise IllegalAction("There are no instant hands to claim in turn at this table.")
+            raise IllegalAction(t('There are no instant hands to claim in turn at this table.'))
         if g.hs.own_turns[seat] != 1:
-            raise IllegalAction("An instant hand can only be claimed at the start of your first turn.")
+            raise IllegalAction(t('An instant hand can only be claimed at the start of your first turn.'))
         if g.spreads:
-            raise IllegalAction("Too late to claim: a spread has been laid.")
+            raise IllegalAction(t('Too late to claim: a spread has been laid.'))
         if seat not in self.turn_claims(g):
-            raise IllegalAction("Your hand is not an instant hand.")
+            raise IllegalAction(t('Your hand is not an instant hand.'))
 
     def turn_claims(self, g) -> dict:
         return instant_claims(self.rules, g.hands, g.counts(), when="turn")
@@ -471,8 +469,7 @@ class HouseRules:
     def require_taken_used(self, g, what: str) -> None:
         taken = g.hs.taken
         if taken is not None and taken in g.hands[g.turn]:
-            raise IllegalAction(f"House rule (take must be used): spread or hit with the {taken.name} you took "
-                                f"before you {what}.")
+            raise IllegalAction(t('House rule (take must be used): spread or hit with the {card} you took before you {what}.', card=taken, what=what))
 
     def _barred_out(self, g) -> bool:
         return self.rules.hit_bars_going_out and g.hs.barred_by_hit
@@ -488,68 +485,64 @@ class HouseRules:
         swap = type(action) is Swap
         g._require_in_hand(action.card, hand)
         if swap and not rules.wild_swap:
-            raise IllegalAction("House rule: there are no wild swaps at this table.")
+            raise IllegalAction(t('House rule: there are no wild swaps at this table.'))
         if not isinstance(action.spread, int) or not 0 <= action.spread < len(g.spreads):
-            raise IllegalAction("There is no such spread on the table.")
+            raise IllegalAction(t('There is no such spread on the table.'))
         if rules.hits_per_turn and g.hs.hits_this_turn >= rules.hits_per_turn:
-            raise IllegalAction("House rule (hits per turn): one hit a turn.")
+            raise IllegalAction(t('House rule (hits per turn): one hit a turn.'))
         spread = g.spreads[action.spread]
         if swap:
             if action.card.joker or action.card not in (spread.named or {}).values():
-                raise IllegalAction(f"No wild card in that spread stands for {action.card.name}: swap a natural "
-                                    "card for the wild card standing for it.")
+                raise IllegalAction(t('No wild card in that spread stands for {card}: swap a natural card for the wild card standing for it.', card=action.card))
         else:
             self._verify_fit(g, action.card, action.stands_for, spread)
             left = len(hand) - 1
             keep = self._keep_after_lay(g)
             if keep and left < (1 if rules.hit_ends_turn else keep):
-                raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
-                                    "this turn.")
+                raise IllegalAction(t('House rule (hit bars going out): you were hit, so you cannot empty your hand this turn.'))
         if rules.hit_ends_turn and g.hs.taken is not None and g.hs.taken in hand and g.hs.taken is not action.card:
-            raise IllegalAction(f"House rule (take must be used): a hit ends your turn, and the {g.hs.taken.name} "
-                                "you took is still in your hand.")
+            raise IllegalAction(t('House rule (take must be used): a hit ends your turn, and the {card} you took is still in your hand.', card=g.hs.taken))
 
     def _verify_fit(self, g, card: Card, stands_for, spread: TableSpread) -> None:
         open_cards = self._open_cards(spread)
         if stands_for is not None:
             self._verify_names(g, {card: stands_for})
             if stands_for not in open_cards:
-                raise IllegalAction(f"{card.name} cannot stand for {stands_for.name} in that spread.")
+                raise IllegalAction(t('{card} cannot stand for {other} in that spread.', card=card, other=stands_for))
             return
         if card.joker:
             if self.rules.wild_cards == "none":
-                raise IllegalAction("Jokers cannot be played on spreads.")
-            raise IllegalAction("Say what the joker stands for (house rule: wild cards).")
+                raise IllegalAction(t('Jokers cannot be played on spreads.'))
+            raise IllegalAction(t('Say what the joker stands for (house rule: wild cards).'))
         if card not in open_cards:
             if spread.kind == "book" and not self.rules.hit_books:
-                raise IllegalAction("House rule: you can hit runs only, not books.")
+                raise IllegalAction(t('House rule: you can hit runs only, not books.'))
             if spread.kind == "book" and len(spread.cards) >= 4:
-                raise IllegalAction("That book already has all four cards.")
+                raise IllegalAction(t('That book already has all four cards.'))
             if card in spread.natural():
-                raise IllegalAction(f"A wild card already stands for {card.name} there: swap it (if wild swap is "
-                                    "on).")
+                raise IllegalAction(t('A wild card already stands for {card} there: swap it (if wild swap is on).', card=card))
             ace = " or high" if self._top is not None else ""
             what = "book" if spread.kind == "book" else f"run (same suit, at either end; A is low{ace})"
-            raise IllegalAction(f"{card.name} does not fit that {what}.")
+            raise IllegalAction(t('{card} does not fit that {what}.', card=card, what=what))
 
     def _verify_names(self, g, named: dict) -> None:
         """Each wild card may name one natural card of this deck, not on the table, once."""
         if self.rules.wild_cards == "none":
-            raise IllegalAction("House rule: there are no wild cards at this table.")
+            raise IllegalAction(t('House rule: there are no wild cards at this table.'))
         deck_ranks = set(self.rules.ranks)
         on_table = self._table_cards(g)
         seen = set()
         for wild, card in named.items():
             if not isinstance(wild, Card) or not isinstance(card, Card):
-                raise IllegalAction("That is not a card.")
+                raise IllegalAction(t('That is not a card.'))
             if not self.is_wild(wild):
-                raise IllegalAction(f"{wild.name} is not a wild card at this table.")
+                raise IllegalAction(t('{card} is not a wild card at this table.', card=wild))
             if card.joker or card.rank not in deck_ranks:
-                raise IllegalAction(f"A wild card stands for a card of this deck, not {card.name}.")
+                raise IllegalAction(t('A wild card stands for a card of this deck, not {card}.', card=card))
             if card in on_table:
-                raise IllegalAction(f"{card.name} is on the table already: a wild card cannot stand for it.")
+                raise IllegalAction(t('{card} is on the table already: a wild card cannot stand for it.', card=card))
             if card in seen:
-                raise IllegalAction(f"Two wild cards cannot stand for the same card ({card.name}).")
+                raise IllegalAction(t('Two wild cards cannot stand for the same card ({card}).', card=card))
             seen.add(card)
 
     def verify_spread(self, g, seat: int, action: Spread) -> None:
@@ -559,27 +552,25 @@ class HouseRules:
         named = action.named
         if named:
             if any(w not in cards for w in named):
-                raise IllegalAction("Name only the wild cards of the spread.")
+                raise IllegalAction(t('Name only the wild cards of the spread.'))
             self._verify_names(g, named)
             if len(cards) - len(named) < 2:
-                raise IllegalAction("House rule (wild cards): a spread needs at least two natural cards.")
+                raise IllegalAction(t('House rule (wild cards): a spread needs at least two natural cards.'))
             if any(n in cards for n in named.values()):
-                raise IllegalAction("A wild card cannot stand for a card in the same spread.")
+                raise IllegalAction(t('A wild card cannot stand for a card in the same spread.'))
         elif any(c.joker for c in cards):
             if self.rules.wild_cards == "none":
-                raise IllegalAction("Jokers cannot be spread.")
-            raise IllegalAction("Say what each joker stands for (house rule: wild cards).")
+                raise IllegalAction(t('Jokers cannot be spread.'))
+            raise IllegalAction(t('Say what each joker stands for (house rule: wild cards).'))
         natural = [named.get(c, c) for c in cards]
         if self._kind_of(natural) is None:
             ace = "A is low or high, never both" if self._top is not None else "A is low"
             raise IllegalAction(
-                "Those cards are neither a book (3 or 4 of one rank) nor a run "
-                f"(3 or more of one suit in sequence; {ace})."
+                t('Those cards are neither a book (3 or 4 of one rank) nor a run (3 or more of one suit in sequence; {ace}).', ace=ace)
             )
         keep = self._keep_after_lay(g)
         if keep and len(hand) - len(cards) < keep:
-            raise IllegalAction("House rule (hit bars going out): you were hit, so you cannot empty your hand "
-                                "this turn.")
+            raise IllegalAction(t('House rule (hit bars going out): you were hit, so you cannot empty your hand this turn.'))
 
     def _has_layable_spread(self, g, seat: int) -> bool:
         """must spread: does the hand hold a spread it may lay now? (with
@@ -615,21 +606,21 @@ class HouseRules:
     def verify_slap(self, g, seat: int, action: Slap) -> None:
         rules = self.rules
         if rules.slap == "off":
-            raise IllegalAction("House rule: there is no slapping at this table.")
+            raise IllegalAction(t('House rule: there is no slapping at this table.'))
         next_first = rules.slap == "next_player_first"
         override = self.may_override(g, seat)
         if g.phase == SLAP_DISCARD and not override:
-            raise IllegalAction(f"{g.players[g.hs.slapper]} slapped that card first.")
+            raise IllegalAction(t('{player} slapped that card first.', player=g.players[g.hs.slapper]))
         if g.phase == PLAY:
-            raise IllegalAction("Too late to slap: the next player has drawn.")
+            raise IllegalAction(t('Too late to slap: the next player has drawn.'))
         if g.hs.window is None and not override:
-            raise IllegalAction("There is no discard to slap now.")
+            raise IllegalAction(t('There is no discard to slap now.'))
         if g.hs.boobed[seat] and seat == g.turn:
-            raise IllegalAction("House rule (boobed): you emptied your hand too late to win; you must drop.")
+            raise IllegalAction(t('House rule (boobed): you emptied your hand too late to win; you must drop.'))
         discarder = g.hs.pending[2] if override else g.hs.window
         extra = seat != discarder and not (next_first and seat == g.turn)
         if extra and not g.hands[seat]:
-            raise IllegalAction("You need a card in hand to discard after a slap.")
+            raise IllegalAction(t('You need a card in hand to discard after a slap.'))
         if override:
             self._as_before(g, g.hs.pending[1], self._verify_slap_fit, g, action)
         else:
@@ -637,7 +628,7 @@ class HouseRules:
 
     def _verify_slap_fit(self, g, action: Slap) -> None:
         if not isinstance(action.spread, int) or not 0 <= action.spread < len(g.spreads):
-            raise IllegalAction("There is no such spread on the table.")
+            raise IllegalAction(t('There is no such spread on the table.'))
         self._verify_fit(g, g.discard[-1], action.stands_for, g.spreads[action.spread])
 
     # ------------------------------------------------------------------ applying

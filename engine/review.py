@@ -94,6 +94,7 @@ from .cards import Card, count, names, sorted_hand, spread_name
 from .errors import RecordError, TonkError
 from .game import Game
 from .odds import logistic, logit
+from .text import t
 from .view import SeatView
 
 MAX_TEXT = 4096  # a Discord embed's description
@@ -109,7 +110,7 @@ COST_MAP = {"start": (0.144, 0.530), "play": (0.123, 0.380)}
 CHANCE_MAP = (-0.629, 0.979, 0.152)
 
 
-class ReviewError(ValueError):
+class ReviewError(TonkError):
     """A review that cannot be made; the message is one line, safe to show a player."""
 
 
@@ -375,27 +376,27 @@ def review(record: dict, seat: int, *, samples: int = DEFAULT_SAMPLES, search: i
     """
     started = time.process_time()
     if not isinstance(samples, int) or not isinstance(search, int) or samples < 2 or search < 1:
-        raise ReviewError("A review needs at least 2 evaluation deals and 1 search deal per decision.")
+        raise ReviewError(t("A review needs at least 2 evaluation deals and 1 search deal per decision."))
     try:
         final = Game.from_record(record)
-    except RecordError as exc:
-        raise ReviewError(f"This hand record cannot be replayed ({exc}).") from None
-    except (TonkError, TypeError, KeyError, AttributeError) as exc:
-        raise ReviewError(f"This hand record cannot be replayed ({exc}).") from None
+    except TonkError as exc:  # (a RecordError too)
+        raise ReviewError(t("This hand record cannot be replayed ({why}).", why=exc.text)) from None
+    except (TypeError, KeyError, AttributeError) as exc:
+        raise ReviewError(t("This hand record cannot be replayed ({why}).", why=str(exc))) from None
     n = final.num_players
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-        raise ReviewError(f"There is no seat {seat!r} in this hand: the seats are 0 to {n - 1}.")
+        raise ReviewError(t("There is no seat {seat} in this hand: the seats are 0 to {last}.", seat=repr(seat), last=n - 1))
     if seat in set(computers):
-        raise ReviewError(f"Seat {seat} ({final.players[seat]}) was played by the computer: "
-                          "a review is of a person's own decisions.")
+        raise ReviewError(t("Seat {seat} ({name}) was played by the computer: a review is of a person's own "
+                            "decisions.", seat=seat, name=final.players[seat]))
     if final.rules.house:
-        raise ReviewError("Reviews cover the rules of RULES.md sections 1-8: the review's look-ahead does not "
-                          "know this hand's house rules (section 9), and its prices were checked without them, "
-                          "so it cannot price your choices here.")
+        raise ReviewError(t("Reviews cover the rules of RULES.md sections 1-8: the review's look-ahead does not "
+                            "know this hand's house rules (section 9), and its prices were checked without them, "
+                            "so it cannot price your choices here."))
     bets = record.get("side_bets") or {}
     if "naturals" in bets:
-        raise ReviewError("This hand had the naturals side bet (RULES.md section 10): the expert's look-ahead "
-                          "does not know that a natural book wins its pot, so it cannot price your spreads.")
+        raise ReviewError(t("This hand had the naturals side bet (RULES.md section 10): the expert's look-ahead "
+                            "does not know that a natural book wins its pot, so it cannot price your spreads."))
     note = ("The high card side pot was settled at the deal, whatever you did: the costs are the hand's "
             "own payments." if "high_card" in bets else "")
     decisions = [evaluate(view, did, index, turn, samples=samples, search=search, seed=seed)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields, replace
 
 from .cards import Rank
 from .errors import RulesError
-from .text import t
+from .text import Text, t, tn
 
 HAND_SIZES = tuple(range(3, 13))
 TONK_OUT_PAYS = ("double", "second_spread", "single")
@@ -59,7 +59,7 @@ class InstantHand:
 
     def __post_init__(self) -> None:
         if self.hand not in INSTANT_KINDS:
-            raise RulesError(f"An instant hand must be one of {', '.join(INSTANT_KINDS)}, not {self.hand!r}.")
+            raise RulesError(t('An instant hand must be one of {kinds}, not {hand}.', kinds=list(INSTANT_KINDS), hand=repr(self.hand)))
         if self.pays not in (1, 2, 3, 4) or isinstance(self.pays, bool):
             raise RulesError(t("An instant hand pays 1 to 4 stakes."))
         if self.when not in INSTANT_WHEN:
@@ -75,10 +75,10 @@ class InstantHand:
         if isinstance(data, InstantHand):
             return data
         if not isinstance(data, dict):
-            raise RulesError("An instant hand must be an object like {\"hand\": \"50\", \"pays\": 2}.")
+            raise RulesError(t('An instant hand must be an object like {{"hand": "50", "pays": 2}}.'))
         unknown = sorted(set(data) - {"hand", "pays", "when", "max"})
         if unknown:
-            raise RulesError(f"Unknown instant hand field(s): {', '.join(map(str, unknown))}.")
+            raise RulesError(t('Unknown instant hand field(s): {fields}.', fields=list(map(str, unknown))))
         if "hand" not in data:
             raise RulesError(t("An instant hand needs its hand (50, 49, 47, 41, low, all_faces, all_tens_and_faces)."))
         return cls(data["hand"], data.get("pays", 2), data.get("when", "deal"), data.get("max", 0))
@@ -100,11 +100,27 @@ class InstantHand:
             return all(c.rank is not None and c.rank >= Rank.TEN for c in hand)
         return count == int(kind)
 
-    def describe(self) -> str:
-        name = {"low": f"a count of {self.max} or less", "all_faces": "all face cards (J, Q, K)",
-                "all_tens_and_faces": "all tens and face cards"}.get(self.hand, f"a count of {self.hand}")
-        when = "on the deal" if self.when == "deal" else "claimed at the start of your first turn"
-        return f"{name[0].upper()}{name[1:]} {when} wins {self.pays} stake{'' if self.pays == 1 else 's'} from each player."
+    def describe(self) -> "Text":
+        deal = self.when == "deal"
+        if self.hand == "low":
+            return (tn("A count of {max} or less on the deal wins {n} stake from each player.",
+                       "A count of {max} or less on the deal wins {n} stakes from each player.", self.pays, max=self.max)
+                    if deal else
+                    tn("A count of {max} or less claimed at the start of your first turn wins {n} stake from each "
+                       "player.", "A count of {max} or less claimed at the start of your first turn wins {n} stakes "
+                       "from each player.", self.pays, max=self.max))
+        if self.hand == "all_faces":
+            name = t("All face cards (J, Q, K)")
+        elif self.hand == "all_tens_and_faces":
+            name = t("All tens and face cards")
+        else:
+            name = t("A count of {count}", count=int(self.hand))
+        if deal:
+            return tn("{hand} on the deal wins {n} stake from each player.",
+                      "{hand} on the deal wins {n} stakes from each player.", self.pays, hand=name)
+        return tn("{hand} claimed at the start of your first turn wins {n} stake from each player.",
+                  "{hand} claimed at the start of your first turn wins {n} stakes from each player.", self.pays,
+                  hand=name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,7 +312,7 @@ class Rules:
     def preset(cls, name: str) -> "Rules":
         key = normalise_preset_name(name)
         if key not in PRESETS:
-            raise RulesError(f"There is no preset called {name!r}; try one of {', '.join(PRESET_NAMES)}.")
+            raise RulesError(t('There is no preset called {name}; try one of {presets}.', name=repr(name), presets=list(PRESET_NAMES)))
         return PRESETS[key]
 
     @classmethod
@@ -309,7 +325,7 @@ class Rules:
         known = {f.name for f in fields(cls) if f.init}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RulesError(f"Unknown house rule option(s): {', '.join(unknown)}.")
+            raise RulesError(t('Unknown house rule option(s): {unknown}.', unknown=list(unknown)))
         try:
             return replace(base, **data)
         except TypeError as exc:  # pragma: no cover - replace only raises for unknown keys
@@ -334,125 +350,131 @@ class Rules:
                 _CLOSEST[self] = best
         return PRESETS_DISPLAY[best]
 
-    def _describe_house(self) -> list[str]:
+    def _describe_house(self) -> list["Text"]:
         return _describe_house(self)
 
-    def describe(self) -> list[str]:
+    def describe(self) -> list["Text"]:
         """One line per option, in words a player reads (used by /tonk rules and the lobby)."""
         low, high = self.instant_high_counts
-        lines = [
-            f"Deal {self.hand_size} cards each from a {self.deck}-card deck"
-            + (f" with {self.jokers} joker{'' if self.jokers == 1 else 's'} worth 0" if self.jokers else "")
-            + ("; an upcard starts the discard pile." if self.upcard else "; no upcard (first player draws)."),
-        ]
+        deal = tn("Deal {n} card each from a {deck}-card deck", "Deal {n} cards each from a {deck}-card deck",
+                  self.hand_size, deck=self.deck)
+        if self.jokers:
+            deal = tn("{deal} with {n} joker worth 0", "{deal} with {n} jokers worth 0", self.jokers, deal=deal)
+        lines = [t("{deal}; an upcard starts the discard pile.", deal=deal) if self.upcard
+                 else t("{deal}; no upcard (first player draws).", deal=deal)]
         if self.instant_hands is not None or self.face_values == "ranked":
             lines.extend(h.describe() for h in self.instant_list)
             if not self.instant_list:
-                lines.append("No instant wins on the deal.")
+                lines.append(t("No instant wins on the deal."))
         elif self.instant_high == "49_50":
-            lines.append(f"Tonk on the deal: a count of {low} or {high} wins a double stake.")
+            lines.append(t("Tonk on the deal: a count of {low} or {high} wins a double stake.", low=low, high=high))
         elif self.instant_high == "50_over_49":
-            lines.append(f"Tonk on the deal: {high} wins double, {low} wins single ({high} beats {low}).")
+            lines.append(t("Tonk on the deal: {high} wins double, {low} wins single ({high} beats {low}).", low=low, high=high))
         else:
-            lines.append("No tonk for a high count on the deal.")
+            lines.append(t("No tonk for a high count on the deal."))
         if self.instant_low and self.instant_hands is None and self.face_values == "ten":
-            pays = "triple" if self.instant_low_triple else "double"
-            lines.append(f"A count of {self.instant_low} or less on the deal wins {pays}.")
-        tie = " (equal best hands void the hand)" if self.instant_tie == "void" else \
-            " (equal best hands: the one nearest the dealer's left)"
+            lines.append(t("A count of {count} or less on the deal wins triple.", count=self.instant_low)
+                         if self.instant_low_triple else
+                         t("A count of {count} or less on the deal wins double.", count=self.instant_low))
+        tie = t("equal best hands void the hand") if self.instant_tie == "void" else \
+            t("equal best hands: the one nearest the dealer's left")
         lines.append({
-            "void": "Two instant winners: the hand is void.",
-            "best": "Two instant winners: the best one wins (low beats 50 beats 49)" + tie + ".",
-            "low_beats_high": "Two instant winners: the best one wins (a low count beats 50 beats 49)" + tie + ".",
-            "high_beats_low": "Two instant winners: the best one wins (50 beats 49 beats a low count)" + tie + ".",
-            "first_from_left": "Two instant winners: the one nearest the dealer's left wins.",
-            "all_paid": "Two instant winners: each is paid by the others.",
+            "void": t("Two instant winners: the hand is void."),
+            "best": t("Two instant winners: the best one wins (low beats 50 beats 49) ({tie}).", tie=tie),
+            "low_beats_high": t("Two instant winners: the best one wins (a low count beats 50 beats 49) ({tie}).", tie=tie),
+            "high_beats_low": t("Two instant winners: the best one wins (50 beats 49 beats a low count) ({tie}).", tie=tie),
+            "first_from_left": t("Two instant winners: the one nearest the dealer's left wins."),
+            "all_paid": t("Two instant winners: each is paid by the others."),
         }[self.instant_conflict])
         lines.extend(self._describe_house())
         if self.first_turn_tonk_out == "double_then_single":  # it replaces tonk_out_pays (Game.going_out_multiple)
-            lines.append("Tonk out (no cards left, no discard) pays double on your first turn; later ones single.")
+            lines.append(t("Tonk out (no cards left, no discard) pays double on your first turn; later ones single."))
         else:
             lines.append({
-                "double": "Tonk out (no cards left, no discard) pays double.",
-                "second_spread": "Tonk out pays double only when made with a second new spread in the turn; "
-                                 "otherwise single.",
-                "single": "Tonk out pays a single stake.",
+                "double": t("Tonk out (no cards left, no discard) pays double."),
+                "second_spread": t("Tonk out pays double only when made with a second new spread in the turn; "
+                                 "otherwise single."),
+                "single": t("Tonk out pays a single stake."),
             }[self.tonk_out_pays])
-        lines.append("Hits on books allowed." if self.hit_books else "Hits on runs only (no hitting books).")
+        lines.append(t("Hits on books allowed.") if self.hit_books else t("Hits on runs only (no hitting books)."))
         if self.waiting:
-            cap = " (at most one turn per round)" if self.hit_wait_cap else ""
-            spread_turns = f"{self.spread_wait} turn{'' if self.spread_wait == 1 else 's'}"
-            hit_turns = f"{self.hit_wait} turn{'' if self.hit_wait == 1 else 's'}"
+            spread_turns = tn("{n} turn", "{n} turns", self.spread_wait)
+            hit_turns = tn("{n} turn", "{n} turns", self.hit_wait)
             lines.append(
-                f"Waiting: a new spread bars your drop for {spread_turns}; each hit on your spreads bars it for "
-                f"{hit_turns}{cap}."
-            )
+                t("Waiting: a new spread bars your drop for {spread}; each hit on your spreads bars it for "
+                  "{hit} (at most one turn per round).", spread=spread_turns, hit=hit_turns) if self.hit_wait_cap else
+                t("Waiting: a new spread bars your drop for {spread}; each hit on your spreads bars it for "
+                  "{hit}.", spread=spread_turns, hit=hit_turns))
         lines.append({
-            "standard": "Caught drop: the dropper pays double to everyone at or under their count; the others pay "
-                        "single to each player with the lowest count.",
-            "low_collects": "Caught drop: each player with the lowest count collects double from the dropper and "
-                            "single from everyone else.",
-            "dropper_pays_all": "Caught drop: the dropper pays one stake per other player to each player with the "
-                                "lowest count.",
-            "equal_or_lower": "Caught drop: the dropper pays single to each at or under their count; each player "
-                              "with the lowest count collects single from the rest.",
-            "double_to_all": "Caught drop: the dropper pays double to every other player.",
-            "five_to_low": "Caught drop: the dropper pays 5 stakes to the low player.",
-            "per_player": "Caught drop: the dropper pays 2 stakes per player at the table to each low player.",
-            "catchers_only": f"Caught drop: the dropper pays {self.catchers_stakes} stakes to everyone at or "
-                             "under their count; nobody else pays.",
+            "standard": t("Caught drop: the dropper pays double to everyone at or under their count; the others pay "
+                        "single to each player with the lowest count."),
+            "low_collects": t("Caught drop: each player with the lowest count collects double from the dropper and "
+                            "single from everyone else."),
+            "dropper_pays_all": t("Caught drop: the dropper pays one stake per other player to each player with the "
+                                "lowest count."),
+            "equal_or_lower": t("Caught drop: the dropper pays single to each at or under their count; each player "
+                              "with the lowest count collects single from the rest."),
+            "double_to_all": t("Caught drop: the dropper pays double to every other player."),
+            "five_to_low": t("Caught drop: the dropper pays 5 stakes to the low player."),
+            "per_player": t("Caught drop: the dropper pays 2 stakes per player at the table to each low player."),
+            "catchers_only": tn("Caught drop: the dropper pays {n} stake to everyone at or "
+                                "under their count; nobody else pays.", "Caught drop: the dropper pays {n} stakes to "
+                                "everyone at or under their count; nobody else pays.", self.catchers_stakes),
         }[self.caught_pays])
         lines.append({
-            "lowest_wins": "Empty stock: lowest count wins single (a tie is a draw).",
-            "dead_hand": "Empty stock: dead hand, nobody pays.",
-            "reshuffle": "Empty stock: the discard pile (but its top card) is shuffled into a new stock.",
+            "lowest_wins": t("Empty stock: lowest count wins single (a tie is a draw)."),
+            "dead_hand": t("Empty stock: dead hand, nobody pays."),
+            "reshuffle": t("Empty stock: the discard pile (but its top card) is shuffled into a new stock."),
         }[self.stock_out])
-        lines.append("Scoring: push-ups (low is good)." if self.scoring == "pushups" else "Scoring: stakes (zero-sum).")
+        lines.append(t("Scoring: push-ups (low is good).") if self.scoring == "pushups" else t("Scoring: stakes (zero-sum)."))
         return lines
 
 
-def _describe_house(rules: Rules) -> list[str]:
+def _describe_house(rules: Rules) -> list["Text"]:
     """The section 9 options in force, one plain sentence each."""
     lines = []
     if rules.face_values == "ranked":
-        lines.append("Face cards count by rank: J 11, Q 12, K 13.")
+        lines.append(t("Face cards count by rank: J 11, Q 12, K 13."))
     if rules.ace_in_runs == "low_or_high":
-        lines.append("An ace may be low or high in a run (A-2-3 and Q-K-A), never both (no K-A-2).")
+        lines.append(t("An ace may be low or high in a run (A-2-3 and Q-K-A), never both (no K-A-2)."))
     if rules.wild_cards != "none":
-        what = {"jokers": "Jokers", "deuces_and_jokers": "Deuces and jokers"}[rules.wild_cards]
-        lines.append(f"{what} are wild: a spread needs two natural cards; say what each wild card stands for.")
+        lines.append(t("Jokers are wild: a spread needs two natural cards; say what each wild card stands for.")
+                     if rules.wild_cards == "jokers" else
+                     t("Deuces and jokers are wild: a spread needs two natural cards; say what each wild card stands "
+                       "for."))
     if rules.wild_swap:
-        lines.append("Wild swap: play the natural card a wild card stands for and take the wild card into your hand.")
+        lines.append(t("Wild swap: play the natural card a wild card stands for and take the wild card into your hand."))
     if rules.must_spread != "off":
-        aces = " (three aces may be held)" if rules.must_spread == "on_but_three_aces" else ""
-        lines.append(f"You must lay every spread you can before you discard{aces}.")
+        lines.append(t("You must lay every spread you can before you discard (three aces may be held).")
+                     if rules.must_spread == "on_but_three_aces" else
+                     t("You must lay every spread you can before you discard."))
     if rules.hits_per_turn:
-        lines.append("At most one hit a turn.")
+        lines.append(t("At most one hit a turn."))
     if rules.hit_ends_turn:
-        lines.append("A hit ends your turn at once (no discard).")
+        lines.append(t("A hit ends your turn at once (no discard)."))
     if rules.take_must_be_used:
-        lines.append("Take the discard only to spread or hit with it at once.")
+        lines.append(t("Take the discard only to spread or hit with it at once."))
     if rules.hit_bars_going_out:
-        lines.append("A turn your drop is barred by a hit, you cannot empty your hand either.")
+        lines.append(t("A turn your drop is barred by a hit, you cannot empty your hand either."))
     if rules.hit_spoils_tonk_out:
-        lines.append("Once you have hit a spread this hand, going out pays single.")
+        lines.append(t("Once you have hit a spread this hand, going out pays single."))
     # (first_turn_tonk_out "double_then_single" is said by the tonk out's own line: it replaces it)
     if rules.first_turn_tonk_out == "quadruple_two_spreads":
-        lines.append("Going out on your first turn with two new spreads of your own pays four stakes.")
+        lines.append(t("Going out on your first turn with two new spreads of your own pays four stakes."))
     if rules.run_out_pays == "double":
-        lines.append("A run out (last card discarded) pays double.")
+        lines.append(t("A run out (last card discarded) pays double."))
     if rules.double_double:
-        lines.append("Two players: a tonk out pays four when the loser's whole hand could be hit on the table.")
+        lines.append(t("Two players: a tonk out pays four when the loser's whole hand could be hit on the table."))
     if rules.boobed:
-        lines.append("Boobed: with no more stock cards than players, emptying your hand does not win; "
-                     "you must drop with 0 at your next turn.")
+        lines.append(t("Boobed: with no more stock cards than players, emptying your hand does not win; "
+                     "you must drop with 0 at your next turn."))
     if rules.drop_when == "any_time":
-        lines.append("You may drop at any time in your turn, also after drawing.")
+        lines.append(t("You may drop at any time in your turn, also after drawing."))
     if rules.slap == "first_to_slap":
-        lines.append("Slap: anyone may slap a discard that fits a spread; the first slap wins and the slapper "
-                     "discards one more card.")
+        lines.append(t("Slap: anyone may slap a discard that fits a spread; the first slap wins and the slapper "
+                     "discards one more card."))
     elif rules.slap == "next_player_first":
-        lines.append("Slap: anyone may slap a discard that fits a spread; the next player's slap wins.")
+        lines.append(t("Slap: anyone may slap a discard that fits a spread; the next player's slap wins."))
     return lines
 
 

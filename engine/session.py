@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .cards import Card, Suit
 from .errors import RecordError, RulesError
+from .text import t
 
 SIDE_BET_KINDS = ("high_card", "naturals")
 MAX_SIDE_STAKE = 1_000_000
@@ -54,41 +55,41 @@ def side_bet(kind: str, seats, stake: int, pot_in: int = 0, suit: Suit | str | N
              players: int = 6) -> SideBet:
     """Build and check one side bet; raise RulesError with a reason a player can read."""
     if kind not in SIDE_BET_KINDS:
-        raise RulesError(f"There is no side bet called {kind!r}; use high_card or naturals.")
+        raise RulesError(t('There is no side bet called {kind}; use high_card or naturals.', kind=repr(kind)))
     seats = tuple(seats)
     if not all(_whole(s, 0, players - 1) for s in seats) or len(set(seats)) != len(seats):
-        raise RulesError(f"The {kind} side bet's seats must be distinct seats of this table.")
+        raise RulesError(t("The {kind} side bet's seats must be distinct seats of this table.", kind=kind))
     if not _whole(stake, 1, MAX_SIDE_STAKE):
-        raise RulesError(f"A side stake is a whole number of points from 1 to {MAX_SIDE_STAKE:,}.")
+        raise RulesError(t('A side stake is a whole number of points from 1 to {top}.', top=MAX_SIDE_STAKE))
     if not _whole(pot_in, 0, MAX_POT):
-        raise RulesError("A side pot holds a whole, non-negative number of points.")
+        raise RulesError(t('A side pot holds a whole, non-negative number of points.'))
     if kind == "high_card":
         if isinstance(suit, str):
             suit = next((s for s in Suit if s.value == suit), None)
         if not isinstance(suit, Suit):
-            raise RulesError("The high card side bet needs its called suit (c, d, h or s).")
+            raise RulesError(t('The high card side bet needs its called suit (c, d, h or s).'))
     elif suit is not None:
-        raise RulesError("Only the high card side bet calls a suit.")
+        raise RulesError(t('Only the high card side bet calls a suit.'))
     return SideBet(kind, tuple(sorted(seats)), stake, pot_in, suit)
 
 
 def side_bets_from_record(data, players: int, stake: int) -> dict[str, SideBet]:
     """The record's `side_bets` object as SideBets; RecordError names what is wrong."""
     if not isinstance(data, dict) or not data:
-        raise RecordError("side_bets must be an object with high_card and/or naturals.")
+        raise RecordError(t('side_bets must be an object with high_card and/or naturals.'))
     bets = {}
     for kind, entry in data.items():
         if kind not in SIDE_BET_KINDS:
-            raise RecordError(f"Unknown side bet {kind!r} (use high_card or naturals).")
+            raise RecordError(t('Unknown side bet {kind} (use high_card or naturals).', kind=repr(kind)))
         if not isinstance(entry, dict):
-            raise RecordError(f"side_bets.{kind} must be an object.")
+            raise RecordError(t('side_bets.{kind} must be an object.', kind=kind))
         allowed = {"seats", "stake", "pot_in"} | ({"suit"} if kind == "high_card" else set())
         extra = sorted(map(str, set(entry) - allowed))
         if extra:
-            raise RecordError(f"side_bets.{kind} has unknown field(s) {', '.join(extra)}.")
+            raise RecordError(t('side_bets.{kind} has unknown field(s) {extra}.', kind=kind, extra=list(extra)))
         seats = entry.get("seats")
         if not isinstance(seats, list):
-            raise RecordError(f"side_bets.{kind}.seats must be a list of seats.")
+            raise RecordError(t('side_bets.{kind}.seats must be a list of seats.', kind=kind))
         try:
             bets[kind] = side_bet(kind, seats, entry.get("stake"), entry.get("pot_in", 0), entry.get("suit"), players)
         except RulesError as exc:
@@ -137,7 +138,7 @@ def settle_side_bets(bets: dict[str, SideBet], winners: dict[str, int | None],
 def call_suit(how: str, rng: random.Random) -> Suit:
     """The high card's suit for a deal: at random, or spades always."""
     if how not in SUIT_CALLS:
-        raise RulesError("The high card suit is called at random or is spades always.")
+        raise RulesError(t('The high card suit is called at random or is spades always.'))
     return Suit.SPADES if how == "spades" else rng.choice(list(Suit))
 
 
@@ -177,7 +178,7 @@ def big_one_stake(stake: int) -> int:
 def check_big_one(hands: int) -> int:
     """The host calls the big one for the last N hands, N from 1 to 10."""
     if not _whole(hands, BIG_ONE_HANDS.start, BIG_ONE_HANDS.stop - 1):
-        raise RulesError("The big one is called for the last 1 to 10 hands.")
+        raise RulesError(t('The big one is called for the last 1 to 10 hands.'))
     return hands
 
 
@@ -192,6 +193,6 @@ def seat_newcomer(players: list, dealer: int, newcomer) -> tuple[list, int, int]
     the dealer on moves up one.
     """
     if not 0 <= dealer < len(players):
-        raise RulesError("The dealer must be one of the seats.")
+        raise RulesError(t('The dealer must be one of the seats.'))
     seated = list(players[:dealer]) + [newcomer] + list(players[dealer:])
     return seated, dealer + 1, dealer

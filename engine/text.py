@@ -67,6 +67,15 @@ def N_(msgid: str) -> str:
 RAW = "{raw}"  # the one message id that is never translated: a string shown as it is
 
 
+LINES = "\x00lines"  # never translated: its parts, each rendered, one after another (see `lines`)
+
+
+def lines(*parts: "Text | str", sep: str = "\n") -> Text:
+    """Several texts shown one after another (paragraphs of a help section, lines of a review):
+    each part is its own message, so a translator never meets one giant paragraph."""
+    return Text(LINES, {"parts": tuple(parts), "sep": sep})
+
+
 def as_text(value: "Text | str") -> Text:
     """A refusal or a line that may still be a plain string (a name, a record's own words)."""
     return value if isinstance(value, Text) else Text(RAW, {"raw": value})

@@ -28,7 +28,7 @@ from babel.lists import format_list
 from babel.messages.plurals import get_plural
 from babel.numbers import format_decimal
 
-from engine.text import RAW, Text, as_text, t, tc
+from engine.text import LINES, RAW, Text, as_text, t, tc
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +203,8 @@ class Lang:
             return text
         if text.msgid == RAW:
             return str(text.params.get("raw", ""))
+        if text.msgid == LINES:
+            return text.params.get("sep", "\n").join(self.value(p) for p in text.params.get("parts", ()))
         pattern = self.gettext(text.msgid, text.context, text.plural, text.n)
         if not text.params and "{" not in pattern:
             return pattern

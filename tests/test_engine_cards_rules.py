@@ -4,6 +4,7 @@ import pytest
 
 from engine import Card, Rank, Rules, RulesError, Suit, count, cut_for_dealer, full_deck, parse_cards
 from engine.rules import PRESET_NAMES
+from i18n import ENGLISH
 
 
 def test_card_notation_round_trips_and_accepts_t_for_ten():
@@ -81,7 +82,7 @@ def test_unknown_or_impossible_rules_are_refused(data, words):
 
 
 def test_describe_speaks_of_every_option_in_force():
-    text = "\n".join(Rules.preset("washington").describe())
+    text = "\n".join(map(ENGLISH.render, Rules.preset("washington").describe()))
     assert "14 or less" in text and "Waiting" in text and "2 stakes per player" in text
 
 

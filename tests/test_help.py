@@ -8,8 +8,26 @@ import re
 import pytest
 
 from engine import DRAW, Card, Game, Rules, Spread, parse_cards, stacked_deck
-from engine.help import first_hand_hint, help_sections, help_text
+from engine.help import first_hand_hint as _first_hand_hint, help_sections as _help_sections, help_text as _help_text
 from engine.outcome import settle_drop
+from i18n import ENGLISH
+
+
+def help_sections(rules: Rules, **kw) -> list[tuple[str, str]]:
+    """The sections as an English reader reads them (the engine returns `Text`s)."""
+    return [(ENGLISH.render(h), ENGLISH.render(b)) for h, b in _help_sections(rules, **kw)]
+
+
+def help_text(rules: Rules, **kw) -> str:
+    return ENGLISH.render(_help_text(rules, **kw))
+
+
+def first_hand_hint(rules: Rules) -> str:
+    return ENGLISH.render(_first_hand_hint(rules))
+
+
+def describe(rules: Rules) -> list[str]:
+    return [ENGLISH.render(line) for line in rules.describe()]
 
 
 def section(rules: Rules, heading: str) -> str:
@@ -92,8 +110,8 @@ def test_first_hand_hint_is_one_line_and_names_the_cost_of_being_caught():
 
 
 def test_the_house_rules_list_says_1_turn_and_1_joker():
-    lines = "\n".join(Rules.from_dict({"preset": "waiting", "spread_wait": 1, "jokers": 1}).describe())
+    lines = "\n".join(describe(Rules.from_dict({"preset": "waiting", "spread_wait": 1, "jokers": 1})))
     assert "with 1 joker worth 0" in lines and "bars your drop for 1 turn;" in lines
     assert "bars it for 1 turn." in lines and "turn(s)" not in lines and "joker(s)" not in lines
-    lines = "\n".join(Rules.from_dict({"preset": "waiting", "jokers": 2}).describe())
+    lines = "\n".join(describe(Rules.from_dict({"preset": "waiting", "jokers": 2})))
     assert "with 2 jokers worth 0" in lines and "bars your drop for 3 turns;" in lines

@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_engine(*args: str, stdin: str = "", timeout: int = 60, **env_vars: str) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8", **env_vars)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONIOENCODING="utf-8", TONK_LANG="en-US")  # whatever LANG says
+    env.update(env_vars)
     return subprocess.run([sys.executable, "-m", "engine", *args], input=stdin, capture_output=True,
                           text=True, encoding="utf-8", cwd=ROOT, env=env, timeout=timeout)
 

@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 from engine import Rules
-from engine.help import help_sections
+from engine.help import help_sections as _help_sections
+from i18n import ENGLISH
 from engine.game import Game
 from engine.rules import PRESETS
 
@@ -16,6 +17,15 @@ STANDARD = Rules()
 OPTIONS = [f.name for f in fields(Rules) if f.init]
 MULTIPLES = {"single": 1, "a single stake": 1, "double": 2, "four stakes": 4}
 
+
+
+def help_sections(rules: Rules) -> list[tuple[str, str]]:
+    """The sections as an English reader reads them (the engine returns `Text`s)."""
+    return [(ENGLISH.render(h), ENGLISH.render(b)) for h, b in _help_sections(rules)]
+
+
+def describe(rules: Rules) -> list[str]:
+    return [ENGLISH.render(line) for line in rules.describe()]
 
 def engine_pays(rules: Rules, kind: str, *, first: bool, spreads: int, hit: bool = False) -> int:
     """What the engine pays for seat 0 going out (`kind`) at a table of three, in stakes."""
@@ -60,7 +70,7 @@ def help_tonk_out_pays(rules: Rules, *, first: bool, spreads: int) -> int:
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_a_presets_words_say_what_its_options_make_the_engine_pay(name):
     rules = PRESETS[name]
-    lines = rules.describe()
+    lines = describe(rules)
     assert len(lines) == len(set(lines)), "a line said twice"
     for first in (True, False):
         for spreads in (1, 2):
@@ -83,10 +93,10 @@ def test_every_option_a_preset_changes_is_in_its_words(name):
         back = {option: getattr(STANDARD, option)}
         if option == "wild_cards" and rules.wild_swap:
             back["wild_swap"] = False  # a swap needs wild cards
-        assert replace(rules, **back).describe() != rules.describe(), f"{option} is not described"
+        assert describe(replace(rules, **back)) != describe(rules), f"{option} is not described"
 
 
 def test_chicagos_first_turn_tonk_out_is_said_once_and_right():
-    lines = PRESETS["chicago"].describe()
+    lines = describe(PRESETS["chicago"])
     assert "Tonk out (no cards left, no discard) pays double on your first turn; later ones single." in lines
     assert not any("Tonk out" in line and line.endswith("pays double.") for line in lines)

@@ -14,6 +14,7 @@ from engine import CLAIM, DRAW, PRESET_NAMES, Discard, Hit, Rules, Spread
 from engine.actions import Swap
 from bot.errors import UserError
 from engine import RulesError
+from i18n import ENGLISH
 from engine.help import NOT_PLAYED, OPTIONS, changed_rules, option_value, option_words, plain_refusal
 from engine.rules import (ACE_IN_RUNS, CAUGHT_PAYS, DROP_WHEN, FACE_VALUES, FIRST_TURN_TONK_OUT, INSTANT_CONFLICT,
                           INSTANT_HIGH, INSTANT_KINDS, INSTANT_TIE, MUST_SPREAD, RUN_OUT_PAYS, SCORING, SLAP,
@@ -228,7 +229,7 @@ def test_rules_explains_every_option_value_in_plain_words():
             except Exception as exc:  # a combination the engine refuses needs another option first
                 assert not KEY.search(plain_refusal(str(exc))), exc
                 continue
-            lines = "\n".join(rules.describe())
+            lines = "\n".join(map(ENGLISH.render, rules.describe()))
             assert not KEY.search(lines), (key, lines)
             said[rules] = lines  # (two picks may make the same rules: a low hand's count, or pays and when)
         assert len(said) > 1 and len(set(said.values())) == len(said), (key, said)  # each reads differently
@@ -340,12 +341,17 @@ def test_rules_explains_what_is_not_played_here():
 
 def test_new_offers_every_preset_and_help_follows_the_house_rules():
     from cogs.common import PRESET_CHOICES
-    from engine.help import help_sections
+    from engine.help import help_sections as sections_of
 
     new = {"rushville", "chicago", "deuces wild", "newark", "washington dc", "scarne", "vietnam", "slap",
            "high faces"}
     assert {c.value for c in PRESET_CHOICES} == set(PRESET_NAMES) and new <= set(PRESET_NAMES)
     assert len(PRESET_CHOICES) <= 25  # Discord's limit of choices
+
+
+    def help_sections(rules: Rules) -> list[tuple[str, str]]:
+        return [(ENGLISH.render(h), ENGLISH.render(b)) for h, b in sections_of(rules)]
+
     high = dict(help_sections(Rules.preset("high faces")))
     assert "J 11, Q 12, K 13" in high["Goal"] and "J Q K 10" not in high["Goal"]
     assert "J 11, Q 12, K 13" in render.rules_embed(Rules.preset("high faces"), "t").footer.text

@@ -8,6 +8,7 @@ import contextlib
 import random
 import threading
 
+from i18n import ENGLISH
 import pytest
 
 from bot.errors import StaleView, UserError
@@ -358,7 +359,7 @@ async def test_the_first_hand_hint_lasts_until_a_players_first_hand_is_stored_on
     service = TableService(db, rng=random.Random(4))
     lobby = await service.open_table(guild_id=GUILD, channel_id=CHANNEL, host=ALICE)
     hint = await service.first_hand_hint(lobby, ALICE.user_id)
-    assert hint is not None and hint.startswith("First hand?")
+    assert hint is not None and ENGLISH.render(hint).startswith("First hand?")
     view = await do(service, lobby.id, BOB, Join)
     view = await do(service, view.id, ALICE, Start)
     if view.status is Status.PLAYING:  # the first hand is under way: still the first

@@ -11,6 +11,7 @@ import sys
 from ..errors import RulesError
 from ..rules import PRESET_NAMES, Rules
 from . import LEVELS
+from ..text import t
 
 
 def rules_from(preset: str, options: list[str] | None) -> Rules:
@@ -19,7 +20,7 @@ def rules_from(preset: str, options: list[str] | None) -> Rules:
     for item in options or []:
         key, sep, raw = item.partition("=")
         if not sep:
-            raise RulesError(f"House rule options are key=value, not {item!r}.")
+            raise RulesError(t('House rule options are key=value, not {item}.', item=repr(item)))
         try:
             value = json.loads(raw)
         except json.JSONDecodeError:

@@ -11,12 +11,13 @@ the showdown shows what the expert would have done at each of your decisions
 from __future__ import annotations
 
 import random
-from typing import IO
+from typing import IO, Mapping
 
 from ..actions import Discard, Draw, Drop, Hit, Spread, TakeDiscard
 from ..cards import count, sorted_hand
 from ..game import Game, cut_for_dealer, next_dealer
 from ..help import first_hand_hint, help_text, plural
+from ..text import Text, t, tn
 from ..rules import Rules
 from ..view import SeatView
 from . import LEVELS, make_player
@@ -35,7 +36,22 @@ ENDINGS = {
 }
 
 
-REVIEW_HINT = "Type review to see what the expert would have done in that hand, and what each difference cost you."
+REVIEW_HINT = t("Type review to see what the expert would have done in that hand, and what each difference cost you.")
+
+
+def terminal_lang(environ: "Mapping[str, str] | None" = None):
+    """The language the terminal speaks: `TONK_LANG` (a Discord locale such as `pt-BR`, or a POSIX
+    one), else `LANG` (`de_DE.UTF-8`); English when neither names a language (`C`, `POSIX`)."""
+    import os
+
+    import i18n
+
+    environ = os.environ if environ is None else environ
+    for name in ("TONK_LANG", "LANG"):
+        value = (environ.get(name) or "").strip()
+        if value and value.split(".")[0] not in ("C", "POSIX"):
+            return i18n.lang(value)
+    return i18n.ENGLISH
 
 
 class EndOfInput(Exception):
@@ -119,9 +135,11 @@ class TerminalGame:
     """A session of hands at one table, humans at the keyboard and computer players."""
 
     def __init__(self, rules: Rules, seats: list[str], *, stake: int = 1, seed: int | None = None,
-                 hands: int | None = None, stdin: IO[str], stdout: IO[str]):
+                 hands: int | None = None, stdin: IO[str], stdout: IO[str], lang=None):
         """`hands`: how many to play; None plays on until the player quits (one hand when
-        only computers sit at the table)."""
+        only computers sit at the table). `lang`: the `i18n.Lang` it speaks (default: the
+        environment's, `terminal_lang`)."""
+        self.lang = lang if lang is not None else terminal_lang()
         self.rules = rules
         self.seats = seats
         self.names = seat_names(seats)
@@ -143,12 +161,12 @@ class TerminalGame:
     def verb(self, seat: int, word: str) -> str:
         return word if self.seats[seat] == HUMAN else word + "s"
 
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
+    def say(self, text: "Text | str" = "") -> None:
+        self.out.write(self.lang.render(text) + "\n")
         self.out.flush()
 
-    def ask(self, prompt: str) -> str:
-        self.out.write(prompt)
+    def ask(self, prompt: "Text | str") -> str:
+        self.out.write(self.lang.render(prompt))
         self.out.flush()
         line = self.stdin.readline()
         if line == "":
@@ -175,12 +193,12 @@ class TerminalGame:
                 number += 1
         except EndOfInput:
             self.say("")
-            self.say("End of input: leaving the table.")
+            self.say(t("End of input: leaving the table."))
         except Quit:
-            self.say("You leave the table.")
+            self.say(t("You leave the table."))
         except KeyboardInterrupt:
             self.say("")
-            self.say("Interrupted: leaving the table.")
+            self.say(t("Interrupted: leaving the table."))
         self.say_totals(final=True)
         return 0
 
@@ -226,7 +244,7 @@ class TerminalGame:
         """Wait at the showdown until the player is ready for the next hand (or asks for a review)."""
         self.say(REVIEW_HINT)
         while True:
-            answer = self.ask("Press Enter for the next hand (q to leave): ")
+            answer = self.ask(t("Press Enter for the next hand (q to leave): "))
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
             if answer.lower() != "review":
@@ -236,8 +254,8 @@ class TerminalGame:
     def offer_review(self) -> None:
         """After the last hand: a review if asked for, else leave (end of input leaves quietly)."""
         try:
-            answer = self.ask("Type review to see what the expert would have done in that hand, "
-                              "or press Enter to leave: ")
+            answer = self.ask(t("Type review to see what the expert would have done in that hand, "
+                                "or press Enter to leave: "))
         except EndOfInput:
             return
         if answer.lower() == "review":
@@ -249,7 +267,7 @@ class TerminalGame:
 
         game = self.last_game
         if game is None:
-            self.say("There is no hand to review yet.")
+            self.say(t("There is no hand to review yet."))
             return
         computers = [s for s, kind in enumerate(self.seats) if kind != HUMAN]
         for seat, kind in enumerate(self.seats):
@@ -260,12 +278,12 @@ class TerminalGame:
                 self.say(review(game.record(), seat, seed=self.rng.getrandbits(32) if self.seed is None
                                 else self.seed, computers=computers).text())
             except ReviewError as exc:
-                self.say(f"No review: {exc}")
+                self.say(t("No review: {why}", why=exc.text))
             self.say("")
 
     def confirm_drop(self, view: SeatView) -> bool:
-        answer = self.ask(f"Drop with a count of {view.count}? Anyone with {view.count} or less catches you. "
-                          "Type y to drop, anything else to choose again: ")
+        answer = self.ask(t("Drop with a count of {count}? Anyone with {count} or less catches you. "
+                            "Type y to drop, anything else to choose again: ", count=view.count))
         return answer.lower() in ("y", "yes")
 
     hinted = False  # the first-hand hint is shown once a session
@@ -275,19 +293,19 @@ class TerminalGame:
             self.drawn = None
         self.show_table(view)
         if not self.hinted:
-            self.say(first_hand_hint(self.rules) + " Type help for the rules.")
+            self.say(t("{hint} Type help for the rules.", hint=first_hand_hint(self.rules)))
             self.hinted = True
         legal = list(view.legal_actions)
         lays = [a for a in legal if not isinstance(a, Discard)]
         discards = sorted((a for a in legal if isinstance(a, Discard)), key=lambda a: a.card.sort_key)
         legal = lays + discards
         if view.phase == "start":
-            self.say(f"{self.names[view.seat]}, it is your turn.")
-        self.say("Your choices:")
+            self.say(t("{name}, it is your turn.", name=self.names[view.seat]))
+        self.say(t("Your choices:"))
         for i, action in enumerate(legal, 1):
             self.say(f"  {i}) {action_text(view, action)}")
         while True:
-            answer = self.ask(f"Choose 1-{len(legal)} (help for the rules, q to quit): ")
+            answer = self.ask(t("Choose 1-{last} (help for the rules, q to quit): ", last=len(legal)))
             if answer.lower() in ("q", "quit", "exit"):
                 raise Quit
             if answer.lower() in ("help", "h", "?"):
@@ -298,19 +316,20 @@ class TerminalGame:
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 action = legal[int(answer) - 1]
                 if isinstance(action, Drop) and not self.confirm_drop(view):
-                    self.say("Not dropping.")
+                    self.say(t("Not dropping."))
                     continue
                 return action
-            self.say(f"'{answer}' is not a choice: type a number from 1 to {len(legal)}, help, or q to quit.")
+            self.say(t("'{answer}' is not a choice: type a number from 1 to {last}, help, or q to quit.", answer=answer,
+                       last=len(legal)))
 
     def show_table(self, view: SeatView) -> None:
         self.say("")
-        self.say("Table:")
+        self.say(t("Table:"))
         if view.spreads:
             for i in range(len(view.spreads)):
                 self.say(f"  {spread_text(view, i)}")
         else:
-            self.say("  No spreads yet.")
+            self.say(t("  No spreads yet."))
         top = view.discard_top.label if view.discard_top else "(empty)"
         self.say(f"  Discard pile: {top} on top ({plural(view.discard_size, 'card')})   "
                  f"Stock: {plural(view.stock_size, 'card')}")
