@@ -25,6 +25,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY cogs ./cogs
+COPY i18n ./i18n
 RUN pip install --no-cache-dir . \
     && useradd --system --uid 10001 --home-dir /data tonk \
     && mkdir -p /data \

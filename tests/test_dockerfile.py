@@ -89,11 +89,14 @@ async def test_the_images_steps_make_a_bot_that_keeps_its_database_on_the_volume
     subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "."], cwd=workdir, check=True,
                    env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
     # what was installed is the copied package, whole (package data included), not this checkout
-    where = subprocess.run([python, "-c", "import bot, cogs, engine.players as p, importlib.resources as r; "
-                            "print(bot.__file__); print(r.files(p).joinpath('count_model.json').is_file())"],
+    where = subprocess.run([python, "-c", "import bot, cogs, i18n, engine.players as p, importlib.resources as r; "
+                            "print(bot.__file__); print(r.files(p).joinpath('count_model.json').is_file()); "
+                            "print(i18n.__file__); print(r.files(i18n).joinpath('locales/de/LC_MESSAGES/tonk.po').is_file())"],
                            cwd=tmp_path, capture_output=True, text=True, env={"PATH": os.environ["PATH"]}, check=True)
     assert where.stdout.split() == [str(venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
-                                        / "site-packages" / "bot" / "__init__.py"), "True"], where.stdout
+                                        / "site-packages" / "bot" / "__init__.py"), "True",
+                                    str(venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+                                        / "site-packages" / "i18n" / "__init__.py"), "True"], where.stdout
     # the database is on the volume
     assert volumes == ["/data"] and env["DATABASE_URL"] == "sqlite+aiosqlite:////data/tonk.db"
     volume = image / "data"
