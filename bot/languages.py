@@ -65,8 +65,39 @@ class ServerLanguages:
         return str(guild_locale) if guild_locale else DEFAULT
 
 
+class PeopleLanguages:
+    """Each person's Discord language as their last click told it (`interaction.locale`): what a
+    message only they read is written in when no click is in hand (their live private hand edited
+    after another player's move, a direct message to a host). Bounded: the oldest are forgotten
+    first, and a person forgotten is written to in English until their next click."""
+
+    def __init__(self, most: int = 100_000) -> None:
+        self._locales: dict[int, str] = {}
+        self._most = most
+
+    def heard(self, user_id: int, locale: str | None) -> None:
+        if not locale or self._locales.get(user_id) == locale:
+            return
+        self._locales.pop(user_id, None)
+        self._locales[user_id] = locale
+        if len(self._locales) > self._most:
+            del self._locales[next(iter(self._locales))]
+
+    def locale(self, user_id: int | None) -> str | None:
+        return self._locales.get(user_id) if user_id is not None else None
+
+
 LANGUAGES = ServerLanguages()
 """The running bot's (its `ServerService` uses this one); a test's service may hold its own."""
+
+
+PEOPLE = PeopleLanguages()
+"""The running bot's record of each person's language (cogs.common.reader_lang fills it)."""
+
+
+def person_locale(user_id: int | None) -> str | None:
+    """The Discord locale of the last click of `user_id` this process saw, or None."""
+    return PEOPLE.locale(user_id)
 
 
 def server_locale(guild_id: int | None, guild_locale: str | None = None) -> str:
@@ -75,4 +106,4 @@ def server_locale(guild_id: int | None, guild_locale: str | None = None) -> str:
     return LANGUAGES.server_locale(guild_id, guild_locale)
 
 
-__all__ = ["LANGUAGES", "ServerLanguages", "language_name", "server_locale"]
+__all__ = ["LANGUAGES", "PEOPLE", "PeopleLanguages", "ServerLanguages", "person_locale", "language_name", "server_locale"]

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 
 import i18n
-from bot.languages import server_locale
+from bot.languages import PEOPLE, server_locale
 from bot.service import Person
 from bot.table import Scoring
 from engine import PRESET_NAMES, TonkError
-from engine.text import N_
+from engine.text import N_, Text, t
 
 log = logging.getLogger("cogs")
 
@@ -36,18 +36,34 @@ def server_lang(guild_or_id: "discord.Guild | discord.Interaction | int | None")
     return i18n.lang(server_locale(guild_or_id.id, str(preferred) if preferred else None))
 
 
+def reader_lang(interaction: discord.Interaction) -> i18n.Lang:
+    """The language of the person who clicked or typed (their Discord client's, `locale`): for
+    everything only they read (a private reply, a refusal, a confirmation, their own hand). It is
+    remembered, for what they read later without a click in hand (their live hand)."""
+    locale = str(interaction.locale) if getattr(interaction, "locale", None) else None
+    if interaction.user is not None:
+        PEOPLE.heard(interaction.user.id, locale)
+    return i18n.lang(locale)
+
+
+def person_lang(user_id: int | None) -> i18n.Lang:
+    """The language of the last click `user_id` made (English when none is known)."""
+    return i18n.lang(PEOPLE.locale(user_id))
+
+
 def and_list(words: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def person_of(interaction: discord.Interaction) -> Person:
     user = interaction.user
+    reader_lang(interaction)  # every click tells the person's language: remembered for their live hand
     perms = interaction.permissions
     return Person(user_id=user.id, name=user.display_name, is_admin=bool(perms and perms.manage_guild),
                   guild_id=interaction.guild_id)
 
 
-NOT_IN_DMS = "Tonk is played in a server's text channels: use /tonk there, not in direct messages."
+NOT_IN_DMS = t("Tonk is played in a server's text channels: use /tonk there, not in direct messages.")
 
 
 def in_server(interaction: discord.Interaction) -> bool:
@@ -62,18 +78,21 @@ async def report_error(interaction: discord.Interaction, error: BaseException, *
     """Refusals go to the person, privately, in one line; anything else is logged with an apology."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
+    lang = reader_lang(interaction)
+    words: Text | str
     if isinstance(error, TonkError):  # UserError is one
-        text = str(error)
+        words = error.text
     elif isinstance(error, app_commands.MissingPermissions):
-        text = "You need the Manage Server permission for that."
+        words = t("You need the Manage Server permission for that.")
     elif isinstance(error, app_commands.NoPrivateMessage):
-        text = NOT_IN_DMS
+        words = NOT_IN_DMS
     elif isinstance(error, app_commands.CheckFailure):
-        text = "You can't use that here."
+        words = t("You can't use that here.")
     else:
         log.error("table %s: %s failed", table_id, getattr(interaction.command, "qualified_name", "a click"),
                   exc_info=error)
-        text = "Sorry, something went wrong on my side. It has been logged; please try again."
+        words = t("Sorry, something went wrong on my side. It has been logged; please try again.")
+    text = lang.render(words)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

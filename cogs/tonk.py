@@ -26,10 +26,11 @@ from bot.stats import StatsService
 from bot.table import AskFirst, Level, Table
 from engine import Rules
 from engine.help import OPTIONS, help_sections, option_words
-from engine.text import N_
+from engine.text import N_, Text, t
 
 from cogs import bot_help, fonts, pictures, render, stats_commands
-from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error
+from cogs.common import (PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, reader_lang, report_error,
+                         server_lang)
 from cogs.components import CLICK_EVENT, HAND_VERBS, PLAYS, RULES_HERE_EVENT, Click, Verb, route
 
 PENDING_VERBS = frozenset({Verb.CONFIRM, Verb.ASK_OFF, Verb.ASK_ON})
@@ -165,7 +166,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         """A new lobby's message is the interaction's reply; the live runtime follows it from there."""
         try:
             message_id = await reply_of(interaction).send(ephemeral=False, **render.as_new(
-                render.table_message(table.public())))
+                render.table_message(table.public(), lang=server_lang(interaction))))
         except Exception:
             # no lobby message reached the channel: free the channel instead of leaving an
             # invisible table behind
@@ -358,6 +359,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
 
     @commands.Cog.listener(f"on_{CLICK_EVENT}")
     async def on_click(self, interaction: discord.Interaction, click: Click) -> None:
+        reader_lang(interaction)  # the clicker's language, remembered before their hand is drawn
         try:
             async with self.live.channel.replying(click.table_id):
                 await in_time(interaction, self._answer(interaction, click))
@@ -378,7 +380,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
             self.live.channel.permissions_back(table_id)
         elif self.live.channel.tell_stuck(table_id, interaction.user.id):
             with contextlib.suppress(discord.HTTPException):
-                await interaction.followup.send(render.stuck_text(missing, interaction.channel_id), ephemeral=True)  # type: ignore[arg-type]
+                await interaction.followup.send(render.stuck_text(missing, interaction.channel_id, lang=reader_lang(interaction)), ephemeral=True)  # type: ignore[arg-type]
 
     async def _answer(self, interaction: discord.Interaction, click: Click) -> None:
         """Every click: the ones that only show something, then the commands, each answered in the
@@ -404,7 +406,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         elif verb is Verb.LEAVE_ASK:
             table = await self.service.load(click.table_id, person_of(interaction))
             table.seat_required(interaction.user.id)  # a stranger is told so, not asked
-            await reply_of(interaction).send(**render.leave_question(click.table_id), ephemeral=True)
+            await reply_of(interaction).send(**render.leave_question(click.table_id, lang=reader_lang(interaction)), ephemeral=True)
         elif verb is Verb.LEAVE_NOW:
             await self._private_command(interaction, click, edit=True)
         elif verb is Verb.TAKEOVER:
@@ -432,7 +434,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
                     if click.version is None:
                         raise
                     # a click on an old hand message: show the hand as it is now instead
-                    await self._show_hand(interaction, click.table_id, note=str(exc), edit=True)
+                    await self._show_hand(interaction, click.table_id, note=exc.text, edit=True)
         else:
             await self._table_command(interaction, click)
 
@@ -449,14 +451,14 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
             return
         # the play is saved and published: the table message shows it even if this reply fails
         await self._hand_reply(interaction, table, person.user_id,
-                               note="Done." if table.game is None or table.game.over else None)
+                               note=t("Done.") if table.game is None or table.game.over else None)
 
     async def _pending(self, interaction: discord.Interaction, click: Click) -> None:
         """The hand's answers to a pick that waits: play it (and maybe stop asking), or ask from now on."""
         person = person_of(interaction)
         if click.verb is Verb.ASK_ON:
             table = await self.service.apply(click.table_id, person, click.command(person))
-            await self._hand_reply(interaction, table, person.user_id, note="From now on, each pick asks first.")
+            await self._hand_reply(interaction, table, person.user_id, note=t("From now on, each pick asks first."))
             return
         waiting = self.live.hands.pending_pick(click.table_id, person.user_id)
         if waiting is None or waiting[0] != click.version:
@@ -466,7 +468,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
                                                   confirmed=True, stop_asking=click.verb is Verb.ASK_OFF))
 
     async def _hand_reply(self, interaction: discord.Interaction, table: Table, user_id: int,
-                          note: str | None = None) -> None:
+                          note: "Text | str | None" = None) -> None:
         """Answer a click on a private hand message with that message, showing `table`."""
         seat = table.seat_required(user_id)
         message, picture = await self.live.hands.hand_message(table, seat, note=note, message_id=_message_id(interaction))
@@ -492,7 +494,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         runtime): Leave now, in the question's own message; a take-over ask, in a new line."""
         person = person_of(interaction)
         table = await self.service.apply(click.table_id, person, click.command(person))
-        text = render.command_done(table, click.verb, click.value)
+        text = render.command_done(table, click.verb, click.value, lang=reader_lang(interaction))
         if edit:
             await reply_of(interaction).edit(content=text, embed=None, view=None)
         else:
@@ -524,7 +526,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         else:
             await reply_of(interaction).edit(content=done, view=None)
 
-    async def _show_hand(self, interaction: discord.Interaction, table_id: int, *, note: str | None = None,
+    async def _show_hand(self, interaction: discord.Interaction, table_id: int, *, note: "Text | str | None" = None,
                          edit: bool, confirm_drop: bool = False, focus: str | None = None) -> None:
         """The private hand: a new message (My hand, the ping's button) that replaces any older
         one, or the hand message clicked, edited."""

@@ -218,7 +218,7 @@ class LiveTournaments:
         """The table's message in its thread (as `/tonk new`'s reply is in a channel); the live
         runtime follows it from there."""
         thread = self.client.get_partial_messageable(table.channel_id)
-        message = render.as_new(render.table_message(table.public()))
+        message = render.as_new(render.table_message(table.public(), lang=server_lang(table.guild_id)))
         # the players are called to their thread once (later edits show the table alone)
         message["content"] = " ".join(f"<@{s.user_id}>" for s in table.seats if s.is_human)
         sent = await thread.send(**message, allowed_mentions=discord.AllowedMentions(users=True))

@@ -102,7 +102,8 @@ def standings_embed(tournament: Tournament, lang: i18n.Lang, tables: dict[int, T
     lines: list[str] = [lang.render(_settings_line(tournament)),
                         lang.render(t("Organiser: {name}", name=tournament.organiser_name))]
     if config.starts_at:
-        lines.append(lang.render(t("Starts {when}", when=f"<t:{config.starts_at}:F> (<t:{config.starts_at}:R>)")))
+        when = f"<t:{config.starts_at}:F> (<t:{config.starts_at}:R>)"
+        lines.append(lang.render(t("Starts {when}", when=when)))
     if tournament.stage is Stage.SIGNUP:
         names = [e.name for e in tournament.entrants]
         lines.append("")

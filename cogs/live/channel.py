@@ -28,6 +28,7 @@ import discord
 from bot.table import Table
 
 from cogs import pictures, render
+from cogs.common import person_lang, server_lang
 from cogs.live.clock import TurnClock
 from cogs.live.runtime import LivePart, TableRuntime, start_task
 
@@ -53,7 +54,8 @@ class ChannelFollower(LivePart):
         on = await self.looks.pictures_on(table.guild_id)
         runtime = self.tables.get(table.id)
         message = render.table_message(public, deadline=await self.clock.deadline(table), picture=on,
-                                       shown=runtime.channel.picture if runtime is not None else None)
+                                       shown=runtime.channel.picture if runtime is not None else None,
+                                       lang=server_lang(table.guild_id))
         return message, render.channel_picture(public) if on else None
 
     async def ready(self, runtime: TableRuntime) -> None:
@@ -142,7 +144,8 @@ class ChannelFollower(LivePart):
             channel.host_told = True
             try:
                 dm = await self.client.create_dm(discord.Object(table.host_user_id))  # type: ignore[arg-type]
-                await dm.send(render.stuck_text(missing, table.channel_id, host=True))
+                await dm.send(render.stuck_text(missing, table.channel_id, host=True,
+                                                 lang=person_lang(table.host_user_id)))
             except (discord.HTTPException, OSError, aiohttp.ClientError) as error:
                 log.info("table %s: could not tell the host by direct message (%s)", runtime.table_id, error)
         start_task(channel, "recover", self._try_again(runtime), f"tonk-recover-{runtime.table_id}")

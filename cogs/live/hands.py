@@ -32,9 +32,11 @@ import discord
 
 from bot.table import Played, Table
 from engine import Card
+from engine.text import Text
 from engine.help import plural
 
 from cogs import pictures, render
+from cogs.common import person_lang, server_lang
 from cogs.live.clock import TurnClock, my_hand_view
 from cogs.live.runtime import ORIGINAL, LiveHand, LivePart, TableRuntime
 
@@ -52,7 +54,7 @@ class LiveHands(LivePart):
 
     # ------------------------------------------------------------------ what a hand shows
 
-    async def hand_message(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
+    async def hand_message(self, table: Table, seat: int, *, note: "Text | str | None" = None, confirm_drop: bool = False,
                            focus: str | None = None, message_id: int | None = None
                            ) -> tuple[dict[str, Any], pictures.HandPicture | None]:
         """A person's private hand, from their seat's view only; the card they drew this turn marked;
@@ -64,7 +66,7 @@ class LiveHands(LivePart):
         shown = live.picture if live is not None and message_id is not None and live.message_id == message_id else None
         return await self._hand(table, seat, note=note, confirm_drop=confirm_drop, focus=focus, shown=shown)
 
-    async def _hand(self, table: Table, seat: int, *, note: str | None = None, confirm_drop: bool = False,
+    async def _hand(self, table: Table, seat: int, *, note: "Text | str | None" = None, confirm_drop: bool = False,
                     focus: str | None = None, shown: pictures.HandPicture | None = None) -> tuple[dict[str, Any], pictures.HandPicture | None]:
         """The hand message, and the picture it shows (None: pictures are off here)."""
         user_id = table.seats[seat].user_id
@@ -79,7 +81,7 @@ class LiveHands(LivePart):
             view, table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
             deadline=await self.clock.deadline(table), picture=on, shown=shown, focus=focus, pending=pending,
-            confirms=table.seats[seat].confirm,
+            confirms=table.seats[seat].confirm, lang=person_lang(user_id),
             hint=await self.service.first_hand_hint(table, user_id) if user_id is not None else None)
         return message, picture
 
@@ -184,9 +186,10 @@ class LiveHands(LivePart):
         seat = table.seat_of(user_id)
         picture = None
         if seat is None or not table.is_open:
-            message: dict[str, Any] = render.hand_closed(table.id, left=seat is None and table.is_open)
+            message: dict[str, Any] = render.hand_closed(table.id, left=seat is None and table.is_open,
+                                                                 lang=person_lang(user_id))
         elif table.game is None:
-            message = render.hand_between(table.id, table.hand_number)
+            message = render.hand_between(table.id, table.hand_number, lang=person_lang(user_id))
         else:
             # built (and any new picture drawn) before waiting for the hand: a click meanwhile
             # answers with this state or a newer one, and this edit then has nothing to do
@@ -252,7 +255,8 @@ class LiveHands(LivePart):
             hands.stale.add(user_id)
             try:
                 await hand.webhook(self.client).edit_message(  # type: ignore[arg-type]
-                    hand.target, **render.hand_retired(runtime.table_id, stopping=stopping))
+                    hand.target, **render.hand_retired(runtime.table_id, stopping=stopping,
+                                                          lang=person_lang(user_id)))
             except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
                 log.info("table %s: a private hand could not be retired (%s)", runtime.table_id, exc)
 
@@ -283,7 +287,7 @@ class LiveHands(LivePart):
         hands.noticed[1].update(due)
         channel = self.client.get_partial_messageable(table.channel_id)
         try:
-            await channel.send(render.stale_hands_note(due, table.hand_number), view=my_hand_view(table),
+            await channel.send(render.stale_hands_note(due, table.hand_number, lang=server_lang(table.guild_id)), view=my_hand_view(table),
                                allowed_mentions=discord.AllowedMentions(
                                    users=[discord.Object(u) for u in due]))  # type: ignore[arg-type]
         except discord.HTTPException as exc:
