@@ -32,8 +32,12 @@ RUN pip install --no-cache-dir . \
     && chown tonk /data
 
 USER 10001
-ENV DATABASE_URL=sqlite+aiosqlite:////data/tonk.db
+ENV DATABASE_URL=sqlite+aiosqlite:////data/tonk.db \
+    TONK_HEALTH_FILE=/tmp/tonk-bot.health
 VOLUME ["/data"]
+# healthy: the gateway connected, the database answering, the event loop writing its health file
+# every 10 s (bot/metrics.py); the first minute is the start (log in, migrate, resume the tables)
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["python", "-m", "bot", "health"]
 # SIGTERM (docker stop) closes the bot within seconds
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -216,10 +216,39 @@ async def run(settings: Settings, dump: MemoryDump | None = None, startup: Start
             dump.save("exit")
 
 
+def health() -> int:
+    """`python -m bot health`: one line, and 0 when the running bot is healthy (its gateway connected,
+    its database answering, its event loop writing TONK_HEALTH_FILE), 1 when not."""
+    from bot.metrics import check_health
+
+    try:
+        load_env_file(os.environ.get("TONK_ENV_FILE", ".env"), os.environ)
+    except ConfigError as exc:
+        print(f"tonk-bot: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    healthy, line = check_health(os.environ.get("TONK_HEALTH_FILE", "").strip() or None)
+    print(f"tonk-bot: {line}", file=sys.stdout if healthy else sys.stderr)
+    return 0 if healthy else 1
+
+
+def serve_metrics(port: int) -> None:
+    from bot.metrics import METRICS
+
+    try:
+        METRICS.serve(port)
+    except OSError as exc:
+        raise ConfigError(f"METRICS_PORT {port} cannot be served ({exc.strerror or exc}): "
+                          "pick a free port, or unset METRICS_PORT.") from None
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["health"]:
+        return health()
     try:
         load_env_file(os.environ.get("TONK_ENV_FILE", ".env"), os.environ)
         settings = load_settings(os.environ)
+        if settings.metrics_port is not None:
+            serve_metrics(settings.metrics_port)
         dump = MemoryDump.from_env(os.environ)
         loop_factory = event_loop_factory(settings.event_loop)
     except ConfigError as exc:
@@ -232,6 +261,8 @@ def main() -> int:
     for chatty in ("discord.http", "alembic"):  # the store logs its own line when it upgrades the schema
         logging.getLogger(chatty).setLevel(max(settings.log_level_number, logging.WARNING))
     apply_endpoints(settings.api_base, settings.gateway_url)
+    if settings.metrics_port is not None:
+        logging.getLogger(__name__).info("metrics: served on port %s (GET /metrics)", settings.metrics_port)
     from bot.store import DatabaseStartupError, SchemaTooNewError, describe_database
 
     # each refusal the host can act on is one line: what was held of the start-up log is dropped

@@ -7,16 +7,19 @@ and gives them back when unloaded (`Bot.close` unloads every extension).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import discord
 from discord.ext import commands
 
 from bot.config import Settings
 from bot.languages import LANGUAGES
+from bot.metrics import METRICS, write_health
 from bot.server import ServerService
 from bot.service import TableService
 from bot.store import Database
@@ -48,7 +51,10 @@ class TonkBot(commands.AutoShardedBot):
             max_messages=None,
             shard_count=settings.shard_count,
             shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            # every request to Discord counted by route and status (METRICS_PORT)
+            http_trace=METRICS.trace_config() if METRICS.enabled else None,
         )
+        self._watchers: list[asyncio.Task] = []
         self.settings = settings
         self.db = db
         self.after_login = after_login
@@ -65,9 +71,40 @@ class TonkBot(commands.AutoShardedBot):
         guild = self.get_guild(guild_id)
         return str(guild.preferred_locale) if guild is not None and guild.preferred_locale else None
 
+    def gateway_connected(self) -> bool:
+        """Every shard of this process has its gateway connection open (the health check)."""
+        shards = self.shards
+        return self.is_ready() and bool(shards) and all(not shard.is_closed() for shard in shards.values())
+
+    async def _database_answers(self) -> None:
+        from sqlalchemy import text
+
+        async with self.db.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    def _watch(self) -> None:
+        """The metrics' sampler and the health file, when the host asked for them."""
+        if METRICS.enabled:
+            METRICS.watch_database(self.db.engine.sync_engine)
+            self.service.finished_hooks.append(lambda table: METRICS.hand_finished(self._shard_of(table.guild_id)))
+            self._watchers.append(asyncio.ensure_future(METRICS.sample(
+                lambda: [table.status.value for table in self.service.open_tables()], lambda: self.latencies)))
+        if self.settings.health_file:
+            self._watchers.append(asyncio.ensure_future(write_health(
+                Path(self.settings.health_file), self.gateway_connected, self._database_answers)))
+
+    def _shard_of(self, guild_id: int | None) -> int:
+        return (guild_id >> 22) % (self.shard_count or 1) if guild_id else 0
+
+    async def close(self) -> None:
+        for task in self._watchers:
+            task.cancel()
+        await super().close()
+
     async def setup_hook(self) -> None:
         if self.after_login is not None:
             self.after_login()
+        self._watch()
         await self.server.load_languages()  # every server's chosen language, once: no click asks the database
         # the commands' descriptions and choices in every shipped language; their names stay English
         await self.tree.set_translator(CatalogueTranslator())

@@ -57,6 +57,11 @@ class Settings:
     font_dirs: tuple[str, ...] | None = None
     """TONK_FONT_DIRS: the folders the pictures' fonts are looked for in (separated by ":"); None:
     the usual ones (README "Fonts"). An empty folder draws as a host without the Noto fonts."""
+    metrics_port: int | None = None
+    """METRICS_PORT: serve Prometheus metrics on this port (GET /metrics; bot/metrics.py); None: no metrics."""
+    health_file: str | None = None
+    """TONK_HEALTH_FILE: where the bot writes its health every few seconds, for `python -m bot health`
+    (the Dockerfile's HEALTHCHECK); None: not written."""
     font_layout: str | None = None
     """TONK_FONT_LAYOUT: "basic" lays text out with Pillow's basic layout even where raqm is (as a
     host without libfribidi draws); None or "raqm": raqm where Pillow has it."""
@@ -193,8 +198,14 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     font_layout = environ.get("TONK_FONT_LAYOUT", "").strip().lower() or None
     if font_layout is not None and font_layout not in FONT_LAYOUTS:
         raise ConfigError(f"TONK_FONT_LAYOUT must be one of {', '.join(FONT_LAYOUTS)} (or unset), not {font_layout!r}.")
+    metrics_port = _optional_digits(environ, "METRICS_PORT", "a port number (1-65535; or unset)")
+    if metrics_port is not None and not 1 <= metrics_port <= 65535:
+        raise ConfigError(f"METRICS_PORT must be a port number from 1 to 65535 (or unset), not {metrics_port}.")
+    health_file = environ.get("TONK_HEALTH_FILE", "").strip() or None
     return Settings(
         token=token,
+        metrics_port=metrics_port,
+        health_file=health_file,
         database_url=database_url,
         dev_guild_id=dev_guild_id,
         log_level=log_level,

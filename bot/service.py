@@ -77,6 +77,8 @@ class TableService:
         """The newest saved table of each open table. Tables are immutable and this process
         makes every write, so a click needs no read; a stale save is still refused by version."""
         self.listeners: list[Listener] = []
+        self.finished_hooks: list[Callable[[Table], None]] = []
+        """Called with each table whose hand was just finished and written (the metrics count them)."""
         self._played: dict[tuple[int, int], bool] = {}
         """(guild, user) -> whether they have a stored hand there. Hands of a server are stored
         by the process that owns it, which keeps this up to date in `_save`."""
@@ -125,6 +127,10 @@ class TableService:
         for key in [k for k in self._played if k[0] == guild_id]:
             del self._played[key]
 
+    def open_tables(self) -> list[Table]:
+        """The open tables this process keeps (those it drives), newest saved state of each."""
+        return list(self._latest.values())
+
     def forget(self, table_id: int) -> None:
         self._latest.pop(table_id, None)
 
@@ -157,6 +163,8 @@ class TableService:
             self.forget(old.id)
             raise
         if finished:
+            for hook in self.finished_hooks:
+                hook(new)
             self._played.update(((new.guild_id, s.user_id), True) for s in new.seats if s.is_human)
         # what was saved is `new` (its JSON restores it exactly): no need to read the row back
         saved = replace(new, version=version)

@@ -19,6 +19,7 @@ import io
 import logging
 import re
 from dataclasses import dataclass, field
+import time
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -26,6 +27,7 @@ from PIL import Image, ImageDraw
 from engine.cards import MAX_JOKERS, SUIT_WORDS, Card, Suit, count, spread_name
 from engine.view import SeatView
 
+from bot.metrics import METRICS
 from cogs import fonts
 from cogs.card_art import INDEX_WIDTH, back_image, card_image, card_size, font, suit_mask
 
@@ -496,8 +498,19 @@ def _spread_rows(spreads, width: int) -> list[list[tuple[int, SpreadPicture, int
     return rows if rows[0] else []
 
 
+def _timed(kind: str, draw, picture):
+    """`draw(picture)`, its time counted when it drew (not a cache hit) and metrics are on."""
+    if not METRICS.enabled:
+        return draw(picture)
+    misses, started = draw.cache_info().misses, time.perf_counter()
+    result = draw(picture)
+    if draw.cache_info().misses != misses:
+        METRICS.picture(kind, time.perf_counter() - started)
+    return result
+
+
 def render_table(picture: TablePicture) -> Picture:
-    return _render_table_cached(picture)
+    return _timed("table", _render_table_cached, picture)
 
 
 @lru_cache(maxsize=CACHE_SIZE)
@@ -597,7 +610,7 @@ def _hand_layout(n: int, room: int) -> tuple[int, int]:
 
 
 def render_hand(picture: HandPicture) -> Picture:
-    return _render_hand_cached(picture)
+    return _timed("hand", _render_hand_cached, picture)
 
 
 @lru_cache(maxsize=CACHE_SIZE)

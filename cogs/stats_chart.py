@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import io
 import math
+import time
 
 from PIL import Image, ImageDraw
 
+from bot.metrics import METRICS
 from bot.stats import ChartData
 from cogs import fonts
 
@@ -70,6 +72,13 @@ def _label(value: float) -> str:
 
 def balance_png(chart: ChartData, *, server: str) -> bytes:
     """The chart as PNG bytes, titled with the player and the server's name."""
+    started = time.perf_counter()
+    png = _balance_png(chart, server=server)
+    METRICS.picture("chart", time.perf_counter() - started)
+    return png
+
+
+def _balance_png(chart: ChartData, *, server: str) -> bytes:
     s = SCALE
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
     draw = ImageDraw.Draw(image)

@@ -20,11 +20,12 @@ from discord.ext import commands
 
 from bot.commands import CallBigOne, Command, End, Play, SetSideBets, play_from
 from bot.errors import StaleView, UserError
+from bot.metrics import METRICS
 from bot.server import ServerService
 from bot.service import TableService
 from bot.stats import StatsService
 from bot.table import AskFirst, Level, Table
-from engine import Rules
+from engine import Rules, TonkError
 from engine.help import OPTIONS, help_sections, option_words
 from engine.text import N_, Text, t
 
@@ -360,12 +361,16 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     @commands.Cog.listener(f"on_{CLICK_EVENT}")
     async def on_click(self, interaction: discord.Interaction, click: Click) -> None:
         reader_lang(interaction)  # the clicker's language, remembered before their hand is drawn
+        shard = interaction.guild.shard_id if interaction.guild is not None else 0
+        METRICS.click_arrived(interaction.id, shard)
         try:
             async with self.live.channel.replying(click.table_id):
                 await in_time(interaction, self._answer(interaction, click))
         except Exception as exc:  # a TonkError is a refusal; the rest is logged
+            METRICS.click_done(shard, click.verb.value, "refused" if isinstance(exc, TonkError) else "error")
             await self.report_error(interaction, exc, table_id=click.table_id)
             return
+        METRICS.click_done(shard, click.verb.value, "ok")
         if self.live.channel.stuck(click.table_id):
             await self._tell_stuck(interaction, click.table_id)
 

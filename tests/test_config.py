@@ -119,9 +119,9 @@ def test_env_example_lists_every_setting_the_readme_documents_and_the_code_reads
     example = dotenv_values(root / ".env.example")
     readme = (root / "README.md").read_text()
     # TONK_ENV_FILE names the file itself; TONK_TEST_DEAL_SEED is the test suite's, not the bot's
-    documented = set(re.findall(r"`((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD|CLEAR)_[A-Z_]+)`", readme)) - {"TONK_ENV_FILE",
+    documented = set(re.findall(r"`((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD|CLEAR|METRICS)_[A-Z_]+)`", readme)) - {"TONK_ENV_FILE",
                                                                                           "TONK_TEST_DEAL_SEED"}
-    read = set(re.findall(r'"((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD|CLEAR)_[A-Z_]+)"', (root / "bot/config.py").read_text()))
+    read = set(re.findall(r'"((?:DISCORD|DATABASE|DEV|LOG|TONK|SHARD|CLEAR|METRICS)_[A-Z_]+)"', (root / "bot/config.py").read_text()))
     assert set(example) == documented == read
     # copied as it is, with a token, it gives the defaults
     filled = {k: v or "" for k, v in example.items()} | {"DISCORD_TOKEN": "abc"}
