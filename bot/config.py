@@ -48,6 +48,9 @@ class Settings:
     hand_follow_seconds: float = 840.0
     """TONK_HAND_FOLLOW_SECONDS: how long a private hand follows the game after its player's last
     click on it (Discord's tokens last 15 minutes: 14 by default; shorter for tests)."""
+    looking_seconds: float = 90.0
+    """TONK_LOOKING_SECONDS: a person whose private hand follows the game and who clicked at the table
+    this recently gets no ping when their turn comes (their hand shows it); 0: every turn pings."""
     clear_guild_commands: tuple[int, ...] = ()
     """CLEAR_GUILD_COMMANDS: servers whose server-level commands of this bot are removed at start
     (after moving from DEV_GUILD_ID to global commands, which would otherwise show twice there)."""
@@ -220,6 +223,7 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
         deal_seed=deal_seed,
         event_loop=event_loop,
         hand_follow_seconds=_optional_float(environ, "TONK_HAND_FOLLOW_SECONDS", 840.0, 1.0, 840.0),
+        looking_seconds=_optional_float(environ, "TONK_LOOKING_SECONDS", 90.0, 0.0, 840.0),
         clear_guild_commands=_server_ids(environ, "CLEAR_GUILD_COMMANDS"),
         font_dirs=_font_dirs(environ),
         font_layout=font_layout,

@@ -600,6 +600,42 @@ def stale_tables(tables: list[Table], older_than: float) -> list[str]:
     return out
 
 
+REQUEST_KINDS = ("replies", "channel edits", "messages sent", "messages deleted", "live hand edits",
+                 "hands replaced", "other")
+
+
+def request_kinds(fake: FakeDiscord, start: float, end: float) -> dict[str, int]:
+    """The bot's requests that arrived in the window (fake clock), by what they are for: a click's own
+    answer (its callback, follow-ups, and edits through its token within 3 s), the table's channel
+    message edits, channel messages sent (turn pings, warnings, notes) and deleted, live private hand
+    edits (an older click's token), and replaced hand messages removed."""
+    sent_at = {i.token: i.sent_at for i in fake.interactions.values()}
+    kinds: Counter = Counter()
+    for r in fake.requests:
+        if not start <= r.at < end:
+            continue
+        method, route = r.route.split(" ", 1)
+        if route.startswith("/interactions/"):
+            kind = "replies"
+        elif route.startswith("/webhooks/"):
+            token = r.path.split("/webhooks/", 1)[1].split("/")[1]
+            own = r.at - sent_at.get(token, -1e9) < 3.0
+            if method == "POST" or (method == "PATCH" and own):
+                kind = "replies"
+            elif method == "PATCH":
+                kind = "live hand edits"
+            else:
+                kind = "replies" if own else "hands replaced"
+        elif route == "/channels/{channel_id}/messages/{message_id}":
+            kind = {"PATCH": "channel edits", "DELETE": "messages deleted"}.get(method, "other")
+        elif route == "/channels/{channel_id}/messages" and method == "POST":
+            kind = "messages sent"
+        else:
+            kind = "other"
+        kinds[kind] += 1
+    return {k: kinds[k] for k in REQUEST_KINDS}
+
+
 async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
     rng = random.Random(args.seed)
     fake, seating = build_world(args.tables, rng, rate_limits=not args.no_rate_limits)
@@ -663,7 +699,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
                  "--nonblocking", *([] if args.py_spy_threads else ["--gil"]), "--format", "raw",
                  "--output", str(args.py_spy)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        start, window0 = time.perf_counter(), time.monotonic()
+        start, window0, fake0 = time.perf_counter(), time.monotonic(), fake.clock.now()
         bot_cpu0, own_cpu0, busy0 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
         hands0 = sum(t.hands_ended for t in tables)
         rss_series, stale_series, stale_samples = [], [], []
@@ -673,7 +709,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
             stale = stale_tables(tables, older_than=3.0)
             stale_series.append(len(stale))
             stale_samples += stale[: max(0, 6 - len(stale_samples))]
-        end, window1 = time.perf_counter(), time.monotonic()
+        end, window1, fake1 = time.perf_counter(), time.monotonic(), fake.clock.now()
         elapsed = end - start
         bot_cpu1, own_cpu1, busy1 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
         result["window_monotonic"] = (window0, window1)
@@ -727,6 +763,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         result["violations"] = dict(kinds)
         result["rate_limit_hits"] = dict(hits)
         result["requests"] = dict(Counter(r.route for r in fake.requests))
+        result["requests_by_kind"] = request_kinds(fake, fake0, fake1)
         spied = Path(args.py_spy) if args.py_spy else None
         result["py_spy"] = summarize_py_spy(spied, gil=not args.py_spy_threads) if spied and spied.exists() else None
     finally:
@@ -959,6 +996,10 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
           f"(bot {tonk['bot_cpu_percent']:.0f}% of a core)")
     for verb, stats in tonk["ack_by_verb"].items():
         print(f"  {verb:<8}        {ms(stats)}")
+    kinds = tonk["requests_by_kind"]
+    per = max(1, tonk["clicks"])
+    print(f"requests per click  {sum(kinds.values()) / per:.2f} ("
+          + ", ".join(f"{k} {n / per:.2f}" for k, n in kinds.items()) + ")")
     print(f"setup ack         {ms(tonk['setup_ack'])} ({tonk['setup_seconds']:.1f} s for {tonk['tables']} tables)")
     print(f"hands completed   {tonk['hands_completed']} in the window ({tonk['hands_completed_total']} in all)")
     print(f"violations        {tonk['violations'] or 'none'}")

@@ -23,6 +23,8 @@ def bot_env(tmp_path: Path, **extra: str) -> dict[str, str]:
         "TONK_ENV_FILE": str(tmp_path / "no.env"),
         "TONK_COMPUTER_DELAY": "0.05",
         "TONK_TABLE_EDIT_INTERVAL": "0.5",
+        # every turn pings, as the tests of pings expect; tests/test_bot_pings_e2e.py keeps the default
+        "TONK_LOOKING_SECONDS": "0",
         "LOG_LEVEL": "INFO",
     }
     env.update(extra)

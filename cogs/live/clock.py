@@ -18,9 +18,11 @@ import discord
 
 from bot.commands import TimeOut
 from bot.table import Ping, Table
-from engine.help import plural
+from engine.text import t, tc, tn
+from i18n import ENGLISH, Lang
 
 from cogs import render
+from cogs.common import server_lang
 from cogs.components import Verb, button, view_of
 from cogs.live.runtime import ClockState, LivePart, TableRuntime, background
 
@@ -38,15 +40,26 @@ def warning_lead(seconds: float) -> int:
     return int(min(max(5.0, seconds * WARNING_SHARE), seconds // 2))
 
 
-def my_hand_view(table: Table) -> discord.ui.View:
+def my_hand_view(table: Table, lang: Lang = ENGLISH) -> discord.ui.View:
     """One button that opens the player's hand (the same click as the table's My hand): the ping's,
     the warning's and the channel's note to players whose hand stopped following."""
-    return view_of(button(table.id, Verb.HAND, "My hand", style=discord.ButtonStyle.primary))
+    return view_of(button(table.id, Verb.HAND, lang.render(tc("button", "My hand")), style=discord.ButtonStyle.primary))
 
 
-def ping_text(user_id: int, deadline: float | None) -> str:
-    when = f": time runs out {render.relative_time(deadline)}" if deadline is not None else ""
-    return f"<@{user_id}>, your turn at the Tonk table{when}."
+def ping_text(user_id: int, deadline: float | None, lang: Lang = ENGLISH) -> str:
+    mention = f"<@{user_id}>"
+    if deadline is None:
+        return lang.render(t("{mention}, your turn at the Tonk table.", mention=mention))
+    return lang.render(t("{mention}, your turn at the Tonk table: time runs out {when}.", mention=mention,
+                         when=render.relative_time(deadline)))
+
+
+def warning_text(user_id: int, left: int, lang: Lang = ENGLISH) -> str:
+    mention = f"<@{user_id}>"
+    return lang.render(tn("{mention}, ⏰ {n} second left in your turn: then the bot draws and discards your "
+                          "highest card for you.",
+                          "{mention}, ⏰ {n} seconds left in your turn: then the bot draws and discards your "
+                          "highest card for you.", left, mention=mention))
 
 
 class TurnClock(LivePart):
@@ -95,12 +108,12 @@ class TurnClock(LivePart):
         if table.turn_key != key:
             return
         user_id = table.seats[table.to_act].user_id  # type: ignore[index]
-        text = (f"<@{user_id}>, ⏰ {plural(left, 'second')} left in your turn: then the bot draws and "
-                f"discards your highest card for you.")
+        lang = server_lang(table.guild_id)
+        text = warning_text(user_id, left, lang)  # type: ignore[arg-type]
         channel = self.client.get_partial_messageable(table.channel_id)
         try:
             # a new message, since an edit does not notify; it takes the ping's place
-            sent = await channel.send(text, view=my_hand_view(table), allowed_mentions=discord.AllowedMentions(
+            sent = await channel.send(text, view=my_hand_view(table, lang), allowed_mentions=discord.AllowedMentions(
                 users=[discord.Object(user_id)]))  # type: ignore[arg-type]
             if await self.service.set_ping(table_id, Ping(sent.id, key)) is None:
                 await sent.delete()
@@ -114,10 +127,24 @@ class TurnClock(LivePart):
         except discord.HTTPException:
             log.warning("table %s: could not warn the player to act", table_id)
 
+    def looking(self, table: Table, user_id: int | None) -> bool:
+        """`user_id`'s private hand follows this table and they clicked at it in the last
+        TONK_LOOKING_SECONDS (90 s): they see their turn come without a ping (their hand says it is
+        their turn). The turn's warning still mentions them, so nobody away is timed out unwarned."""
+        seconds = self.settings.looking_seconds
+        runtime = self.tables.get(table.id)
+        hand = runtime.hands.live.get(user_id) if runtime is not None and user_id is not None and seconds else None
+        return (hand is not None and hand.fresh and not hand.gone and not hand.retired
+                and time.monotonic() - hand.since < seconds)
+
     async def ping(self, table: Table) -> None:
-        """One short mention when a person's turn begins; the previous one is removed."""
+        """One short mention when a person's turn begins, unless they are looking at the table
+        already (`looking`); the previous one is removed."""
         key = table.turn_key
         wanted = key is not None and not table.is_computer_turn
+        if wanted and (table.ping is None or table.ping.turn != key) \
+                and self.looking(table, table.seats[table.to_act].user_id):  # type: ignore[index]
+            wanted = False
         old = table.ping
         channel = self.client.get_partial_messageable(table.channel_id)
         if wanted and old is not None and old.turn == key:
@@ -134,10 +161,11 @@ class TurnClock(LivePart):
         if wanted:
             user_id = table.seats[table.to_act].user_id  # type: ignore[index]
             deadline = await self.deadline(table)
+            lang = server_lang(table.guild_id)
             try:
                 message = await channel.send(
-                    ping_text(user_id, deadline),  # type: ignore[arg-type]
-                    view=my_hand_view(table), allowed_mentions=discord.AllowedMentions(
+                    ping_text(user_id, deadline, lang),  # type: ignore[arg-type]
+                    view=my_hand_view(table, lang), allowed_mentions=discord.AllowedMentions(
                         users=[discord.Object(user_id)]),  # type: ignore[arg-type]
                 )
             except discord.Forbidden:
@@ -160,10 +188,11 @@ class TurnClock(LivePart):
             return
         clock.ping_deadline = (ping.turn, deadline)
         user_id = table.seats[table.to_act].user_id  # type: ignore[index]
+        lang = server_lang(table.guild_id)
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(ping.message_id)
         try:
-            await message.edit(content=ping_text(user_id, deadline),  # type: ignore[arg-type]
-                               view=my_hand_view(table), allowed_mentions=discord.AllowedMentions(
+            await message.edit(content=ping_text(user_id, deadline, lang),  # type: ignore[arg-type]
+                               view=my_hand_view(table, lang), allowed_mentions=discord.AllowedMentions(
                                    users=[discord.Object(user_id)]))  # type: ignore[arg-type,list-item]
         except discord.NotFound:
             pass  # removed meanwhile: the next turn's ping is sent as usual

@@ -287,7 +287,7 @@ class LiveHands(LivePart):
         hands.noticed[1].update(due)
         channel = self.client.get_partial_messageable(table.channel_id)
         try:
-            await channel.send(render.stale_hands_note(due, table.hand_number, lang=server_lang(table.guild_id)), view=my_hand_view(table),
+            await channel.send(render.stale_hands_note(due, table.hand_number, lang=server_lang(table.guild_id)), view=my_hand_view(table, server_lang(table.guild_id)),
                                allowed_mentions=discord.AllowedMentions(
                                    users=[discord.Object(u) for u in due]))  # type: ignore[arg-type]
         except discord.HTTPException as exc:
