@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gettext
 import logging
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -259,8 +260,16 @@ def lang(locale: "str | None" = None) -> Lang:
     translator's (and the leak tests') view of where each text on screen comes from."""
     if os.environ.get("TONK_PSEUDO_LOCALE") == "1" or locale == PSEUDO:
         return _pseudo_from_template()
-    locale = str(locale) if locale else DEFAULT
+    return _lang(str(locale) if locale else DEFAULT)
+
+
+@functools.lru_cache(maxsize=128)
+def _lang(locale: str) -> Lang:
+    """One `Lang` per locale for the process. Every English locale reads the source itself
+    (`ENGLISH`: the words as the code writes them, its lists and spreads as English writes them)."""
     code = catalogue_code(locale)
+    if code == "en":
+        return ENGLISH
     return Lang(locale, _catalogue(code), _babel_locale(locale, code))
 
 

@@ -153,7 +153,10 @@ class LiveTables:
         runtime = self.tables.of(table_id)
         if force:
             self.channel.forget_shown(runtime)
+        if not runtime.dirty:
+            runtime.dirty_at = time.monotonic()
         runtime.dirty = True
+        runtime.changed.set()
         runtime.start("sync", self._sync(runtime))
 
     def _table_now(self, runtime: TableRuntime) -> Table | None:
@@ -164,6 +167,7 @@ class LiveTables:
     async def _sync(self, runtime: TableRuntime) -> None:
         while runtime.dirty and not self._closing:
             await self.channel.ready(runtime)
+            await self.channel.hold(runtime, lambda: self._table_now(runtime))
             runtime.dirty = False
             table = None
             try:

@@ -33,6 +33,10 @@ from cogs.live.clock import TurnClock
 from cogs.live.runtime import LivePart, TableRuntime, start_task
 
 log = logging.getLogger("cogs.live")
+MID_TURN_HOLD = 2.0
+"""A change within the turn the channel message shows (a draw, a spread, a hit) waits this long at
+most for the turn's end, so a turn's plays land in one edit (a draw and its discard, a few seconds
+apart, were two): the message is never more than this behind, and the turn's end shows at once."""
 PERMISSION_RETRY_SECONDS = 10.0
 """How often a table whose channel refused the bot a permission tries again (one request)."""
 
@@ -69,6 +73,23 @@ class ChannelFollower(LivePart):
             channel.replied.clear()
             await channel.replied.wait()
 
+    async def hold(self, runtime: TableRuntime, now: Callable[[], Table | None]) -> None:
+        """Hold a round whose change stays within the turn the message shows (`MID_TURN_HOLD`)
+        until the turn ends or the hold's time is up; a computer's turn, or any other change, goes at once."""
+        channel = runtime.channel
+        until = runtime.dirty_at + MID_TURN_HOLD
+        while not self.closing():
+            table = now()
+            if (table is None or channel.shown is None or channel.shown == table.moves or channel.shown_turn is None
+                    or table.is_computer_turn or table.turn_key != channel.shown_turn or channel.replying):
+                return
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            runtime.changed.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(runtime.changed.wait(), left)
+
     async def edit(self, runtime: TableRuntime, table: Table) -> None:
         """Show `table` in its channel message, unless the message shows it already."""
         channel = runtime.channel
@@ -76,6 +97,7 @@ class ChannelFollower(LivePart):
             return
         channel.last_edit = time.monotonic()
         channel.shown = table.moves
+        channel.shown_turn = table.turn_key
         content, picture = await self.table_message(table)
         edit = channel.edit_begun()
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.message_id)
@@ -89,6 +111,7 @@ class ChannelFollower(LivePart):
     def forget_shown(self, runtime: TableRuntime) -> None:
         """What the message shows is not known: the next edit sends it whole, picture and all."""
         runtime.channel.shown = None
+        runtime.channel.shown_turn = None
         runtime.channel.edit_begun()
 
     # ------------------------------------------------------------------ a click's reply
@@ -100,6 +123,7 @@ class ChannelFollower(LivePart):
         if runtime is None:
             return None
         runtime.channel.shown = table.moves
+        runtime.channel.shown_turn = table.turn_key
         runtime.channel.last_edit = time.monotonic()
         return runtime.channel.edit_begun()
 

@@ -51,6 +51,8 @@ class ChannelState:
     last_edit: float = 0.0
     shown: int | None = None
     """The table's `moves` that its channel message shows."""
+    shown_turn: str | None = None
+    """The turn (`Table.turn_key`) its channel message shows."""
     picture: pictures.TablePicture | None = None
     """The picture the channel message carries (None: none, or not known while an edit is in flight)."""
     edits: int = 0
@@ -183,6 +185,10 @@ class TableRuntime:
     also once the table closed and its rows are gone (/tonk-admin forget)."""
     dirty: bool = False
     """A change arrived that the channel, the ping and the live hands do not follow yet."""
+    dirty_at: float = 0.0
+    """When (monotonic) the oldest change not followed yet arrived."""
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set at each change: a round held for the turn's end (`ChannelFollower.hold`) wakes."""
     sync: asyncio.Task | None = None
     computer: asyncio.Task | None = None
     idle: asyncio.Task | None = None
