@@ -600,6 +600,20 @@ def stale_tables(tables: list[Table], older_than: float) -> list[str]:
     return out
 
 
+SCRAPES: list[int] = []
+
+
+async def scrape_every(port: int, seconds: float) -> None:
+    """GET /metrics every `seconds`, as a Prometheus server would (the sizes are kept)."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        while True:
+            async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
+                SCRAPES.append(len(await response.read()))
+            await asyncio.sleep(seconds)
+
+
 REQUEST_KINDS = ("replies", "channel edits", "messages sent", "messages deleted", "live hand edits",
                  "hands replaced", "other")
 
@@ -647,6 +661,8 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         "TONK_TABLE_EDIT_INTERVAL": str(args.edit_interval),
         "LOG_LEVEL": "INFO",
     }
+    if args.metrics_port:
+        env["METRICS_PORT"] = str(args.metrics_port)  # the metrics on, scraped every 15 s as Prometheus would
     process = BotProcess(fake, "bot", env=env, log_path=workdir / "bot.log")
     result: dict = {"tables": args.tables, "members": sum(len(p) for p in seating)}
     try:
@@ -703,6 +719,7 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
         bot_cpu0, own_cpu0, busy0 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
         hands0 = sum(t.hands_ended for t in tables)
         rss_series, stale_series, stale_samples = [], [], []
+        scraper = asyncio.create_task(scrape_every(args.metrics_port, 15.0)) if args.metrics_port else None
         while time.perf_counter() - start < args.seconds:
             await asyncio.sleep(min(5.0, args.seconds - (time.perf_counter() - start)))
             rss_series.append(rss_kib(pid))
@@ -710,6 +727,9 @@ async def run_tonk(args: argparse.Namespace, workdir: Path) -> dict:
             stale_series.append(len(stale))
             stale_samples += stale[: max(0, 6 - len(stale_samples))]
         end, window1, fake1 = time.perf_counter(), time.monotonic(), fake.clock.now()
+        if scraper is not None:
+            scraper.cancel()
+            result["metrics_scrapes"] = SCRAPES[:]
         elapsed = end - start
         bot_cpu1, own_cpu1, busy1 = cpu_seconds(pid), own_cpu_seconds(), machine_busy()
         result["window_monotonic"] = (window0, window1)
@@ -996,6 +1016,9 @@ def report(args: argparse.Namespace, tonk: dict, floor: dict | None) -> None:
           f"(bot {tonk['bot_cpu_percent']:.0f}% of a core)")
     for verb, stats in tonk["ack_by_verb"].items():
         print(f"  {verb:<8}        {ms(stats)}")
+    if tonk.get("metrics_scrapes") is not None:
+        sizes = tonk["metrics_scrapes"]
+        print(f"metrics           on: {len(sizes)} scrapes, {max(sizes, default=0) / 1024:.0f} KiB each at most")
     kinds = tonk["requests_by_kind"]
     per = max(1, tonk["clicks"])
     print(f"requests per click  {sum(kinds.values()) / per:.2f} ("
@@ -1127,6 +1150,8 @@ def main() -> int:
     parser.add_argument("--setup-concurrency", type=int, default=4, help="tables being opened at once")
     parser.add_argument("--edit-interval", type=float, default=1.0, help="TONK_TABLE_EDIT_INTERVAL (production: 1)")
     parser.add_argument("--computer-delay", type=float, default=1.0, help="TONK_COMPUTER_DELAY (no computer seats here)")
+    parser.add_argument("--metrics-port", type=int, default=0,
+                        help="set METRICS_PORT for the bot and scrape it every 15 s (0: metrics off)")
     parser.add_argument("--no-rate-limits", action="store_true", help="turn the fake's Discord-like rate limits off")
     parser.add_argument("--no-pictures", action="store_true",
                         help="the server's pictures setting off (/tonk-admin settings pictures:False) before the tables open")
