@@ -27,7 +27,9 @@ from PIL import Image, ImageDraw
 from engine.cards import MAX_JOKERS, SUIT_WORDS, Card, Suit, count, spread_name
 from engine.view import SeatView
 
+import i18n
 from bot.metrics import METRICS
+from engine.text import t, tc, tn
 from cogs import fonts
 from cogs.card_art import INDEX_WIDTH, back_image, card_image, card_size, font, suit_mask
 
@@ -116,6 +118,8 @@ class TablePicture:
     """Cards in the stock; None: no piles are drawn (the stock and the discard top are left to
     the message's text), and the spreads take the whole width."""
     title: str = ""
+    lang: str = ""
+    """The locale its words are drawn in ("" or an English one: English); part of the cache's key."""
 
     def __post_init__(self) -> None:
         _tuples(self, "seats", "spreads")
@@ -131,6 +135,8 @@ class HandPicture:
     count: int | None = None
     stock: int | None = None
     title: str = ""
+    lang: str = ""
+    """The locale its words are drawn in ("" or an English one: English)."""
 
     def __post_init__(self) -> None:
         _tuples(self, "cards")
@@ -349,6 +355,18 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def _lang(picture: "TablePicture | HandPicture") -> i18n.Lang:
+    return i18n.lang(picture.lang or None)
+
+
+def _cards(n: int, lang: i18n.Lang) -> str:
+    return lang.render(tn("{n} card", "{n} cards", n))
+
+
+def _count(n: int, lang: i18n.Lang) -> str:
+    return lang.render(t("count {count}", count=n))
+
+
 # ---------------------------------------------------------------------------- the table
 #
 # Laid out for a phone: the picture is 400 px wide, so a phone showing it 320 px wide scales it
@@ -386,30 +404,31 @@ def _compact_showdown(picture: TablePicture) -> bool:
     return any(s.shown is not None for s in picture.seats) and _seat_columns(picture) == 2
 
 
-def _notes(seat: SeatPicture) -> list[str]:
+def _notes(seat: SeatPicture, lang: i18n.Lang = i18n.ENGLISH) -> list[str]:
+    L = lang.render
     notes = []
     if seat.is_turn:
-        notes.append("to play")
+        notes.append(L(t("to play")))
     if seat.note:
         notes.append(seat.note)
     if seat.is_winner:
-        notes.append("wins")
+        notes.append(L(t("wins")))
     if seat.is_away:
-        notes.append("away")
+        notes.append(L(t("away")))
     return notes
 
 
-def _shown_label(seat: SeatPicture) -> str:
+def _shown_label(seat: SeatPicture, lang: i18n.Lang = i18n.ENGLISH) -> str:
     if seat.shown is None:
         return ""
     shown_count = seat.count if seat.count is not None else count(seat.shown)
-    return f"count {shown_count}" if seat.shown else "no cards"
+    return _count(shown_count, lang) if seat.shown else lang.render(t("no cards"))
 
 
-def _below_lines(seat: SeatPicture, width: int) -> list[str]:
+def _below_lines(seat: SeatPicture, width: int, lang: i18n.Lang = i18n.ENGLISH) -> list[str]:
     """A compact showdown seat's count and notes, in as many lines as they need at `width`."""
     lines: list[str] = []
-    for part in [_shown_label(seat), *_notes(seat)]:
+    for part in [_shown_label(seat, lang), *_notes(seat, lang)]:
         if lines and text_width(f"{lines[-1]} · {part}", LABEL) <= width:
             lines[-1] = f"{lines[-1]} · {part}"
         else:
@@ -422,17 +441,18 @@ def _seat_height(picture: TablePicture) -> int:
         below = 0
         if _compact_showdown(picture):
             seat_w = (TABLE_WIDTH - 2 * MARGIN - GAP) // 2
-            below = 4 + LINE * max(len(_below_lines(s, seat_w - 16)) for s in picture.seats)
+            below = 4 + LINE * max(len(_below_lines(s, seat_w - 16, _lang(picture))) for s in picture.seats)
         return 6 + NAME_LINE + card_size(SHOWN_CARD)[1] + below + 8
     height = 6 + NAME_LINE + 4
     if any(s.cards_in_hand is not None for s in picture.seats):
         height += card_size(MINI_BACK)[1] + 6
-    if any(_notes(s) for s in picture.seats):
+    if any(_notes(s, _lang(picture)) for s in picture.seats):
         height += LINE
     return height
 
 
-def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: int, compact: bool = False) -> None:
+def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: int, compact: bool = False,
+               lang: i18n.Lang = i18n.ENGLISH) -> None:
     """One seat's box; `compact`: a showdown in two columns, the count and notes under the cards."""
     lit = seat.is_turn or seat.is_winner
     canvas.draw.rounded_rectangle([x, y, x + w, y + h], radius=8, fill=PANEL, outline=GOLD if lit else PANEL_EDGE,
@@ -442,8 +462,8 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     if seat.total is not None:
         colour = PLUS if seat.total > 0 else MINUS if seat.total < 0 else TEXT
         right -= canvas.text((right, top), signed(seat.total), NAME, colour, "ra") + 10
-    shown_label = _shown_label(seat)
-    notes = _notes(seat)
+    shown_label = _shown_label(seat, lang)
+    notes = _notes(seat, lang)
     step = 0
     notes_beside = False  # a shown hand's notes beside its cards, when they leave room for them
     if seat.shown is not None:
@@ -463,7 +483,7 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     if seat.shown is not None:
         end = canvas.fan(seat.shown, x + 8, row, SHOWN_CARD, step) if seat.shown else x + 8
         if compact:
-            for i, line in enumerate(_below_lines(seat, w - 16)):
+            for i, line in enumerate(_below_lines(seat, w - 16, lang)):
                 canvas.text((x + 8, row + card_size(SHOWN_CARD)[1] + 4 + i * LINE), fit(line, LABEL, w - 16), LABEL,
                             GOLD if lit else MUTED)
         elif notes_beside:
@@ -474,7 +494,7 @@ def _draw_seat(canvas: _Canvas, seat: SeatPicture, x: int, y: int, w: int, h: in
     if seat.cards_in_hand is not None:
         shown = min(seat.cards_in_hand, 8)
         end = canvas.fan([None] * shown, x + 8, row, MINI_BACK, 7)
-        canvas.text((end + 8, row), plural(seat.cards_in_hand, "card"), LABEL, MUTED)
+        canvas.text((end + 8, row), _cards(seat.cards_in_hand, lang), LABEL, MUTED)
         row += card_size(MINI_BACK)[1] + 6
     if notes:
         canvas.text((x + 8, row), fit(" · ".join(notes), LABEL, w - 16), LABEL, GOLD if lit else MUTED)
@@ -541,7 +561,7 @@ def _render_table_cached(picture: TablePicture) -> Picture:
     for i, seat in enumerate(picture.seats):
         r, c = divmod(i, columns)
         _draw_seat(canvas, seat, MARGIN + c * (seat_w + GAP), top + r * (seat_h + GAP), seat_w, seat_h,
-                   compact)
+                   compact, _lang(picture))
 
     y = seats_bottom
     if piles:
@@ -549,7 +569,7 @@ def _render_table_cached(picture: TablePicture) -> Picture:
         canvas.draw.line([(spread_x - 10, y + 4), (spread_x - 10, y + middle_h - 8)], fill=PANEL_EDGE, width=2)
     # The spreads, each numbered as the controls name them ("on spread 2"), under its owner's name.
     if not rows:
-        canvas.text((spread_x, y + 2), "No spreads yet", LABEL, MUTED)
+        canvas.text((spread_x, y + 2), _lang(picture).render(t("No spreads yet")), LABEL, MUTED)
     for r, row in enumerate(rows):
         sx = spread_x
         sy = y + r * row_h
@@ -569,23 +589,24 @@ def _render_table_cached(picture: TablePicture) -> Picture:
 def _draw_piles(canvas: _Canvas, picture: TablePicture, x: int, y: int, pile_h: int) -> None:
     """The stock (a small stack of backs) and the discard pile's top card."""
     assert picture.stock is not None
-    canvas.text((x + PILE_CARD / 2 + 3, y), "Stock", LABEL, MUTED, "ma")
+    lang = _lang(picture)
+    canvas.text((x + PILE_CARD / 2 + 3, y), lang.render(t("Stock")), LABEL, MUTED, "ma")
     layers = min(3, picture.stock)
     for i in range(layers):
         canvas.card(None, x + 6 - 3 * i, y + LINE + 4 - 3 * i, PILE_CARD)
     if not layers:
         canvas.draw.rounded_rectangle([x, y + LINE, x + PILE_CARD, y + LINE + pile_h], radius=7, outline=PANEL_EDGE,
                                       width=2)
-    stock = plural(picture.stock, "card") if picture.stock else "empty"
+    stock = _cards(picture.stock, lang) if picture.stock else lang.render(t("empty"))
     canvas.text((x + PILE_CARD / 2 + 3, y + LINE + 4 + pile_h), stock, LABEL, TEXT, "ma")
     x += PILE_CARD + 14
-    canvas.text((x + PILE_CARD / 2, y), "Discard", LABEL, MUTED, "ma")
+    canvas.text((x + PILE_CARD / 2, y), lang.render(t("Discard")), LABEL, MUTED, "ma")
     if picture.discard_top is not None:
         canvas.card(picture.discard_top, x, y + LINE, PILE_CARD)
     else:
         canvas.draw.rounded_rectangle([x, y + LINE, x + PILE_CARD, y + LINE + pile_h], radius=7, outline=PANEL_EDGE,
                                       width=2)
-        canvas.text((x + PILE_CARD / 2, y + LINE + pile_h / 2), "empty", LABEL, MUTED, "mm")
+        canvas.text((x + PILE_CARD / 2, y + LINE + pile_h / 2), lang.render(t("empty")), LABEL, MUTED, "mm")
 
 
 # ---------------------------------------------------------------------------- a private hand
@@ -628,18 +649,19 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
     height = max(top + card_h, pile_bottom) + MARGIN
     canvas = _Canvas(width, height)
     shown_count = picture.count if picture.count is not None else count(picture.cards)
-    count_text = f"count {shown_count}"
+    lang = _lang(picture)
+    count_text = _count(shown_count, lang)
     count_w = canvas.text((width - MARGIN - 2, MARGIN), count_text, NAME, TEXT, "ra")
     if picture.title:
         room = width - 2 * MARGIN - 14 - count_w
         canvas.text((MARGIN + 2, MARGIN), fit(picture.title, NAME, room), NAME)
     x0 = MARGIN + 4
     if not n:
-        canvas.text((x0, top + card_h / 2), "No cards in hand", NAME, MUTED, "lm")
+        canvas.text((x0, top + card_h / 2), lang.render(t("No cards in hand")), NAME, MUTED, "lm")
     if drawn_at is not None:  # the drawn card's gold edge, under every card (it covers no card's index)
         x, y = x0 + drawn_at * step, top - RAISE
         canvas.draw.rounded_rectangle([x - 3, y - 3, x + card_w + 2, y + card_h + 2], radius=10, fill=GOLD)
-        canvas.text((x + min(step, card_w) / 2, y - 4), "drawn", LABEL, GOLD, "md")
+        canvas.text((x + min(step, card_w) / 2, y - 4), lang.render(t("drawn")), LABEL, GOLD, "md")
     for i, card in enumerate(picture.cards):
         x = x0 + i * step
         y = top - RAISE if i == drawn_at else top
@@ -650,10 +672,11 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
         canvas.draw.line([(sx - 12, top - RAISE), (sx - 12, height - MARGIN)], fill=PANEL_EDGE, width=2)
         pile_h = card_size(PILE_CARD)[1]
         if picture.discard_top is not None:
-            canvas.text((sx + PILE_CARD / 2, top - RAISE), "Discard", LABEL, MUTED, "ma")
+            canvas.text((sx + PILE_CARD / 2, top - RAISE), lang.render(t("Discard")), LABEL, MUTED, "ma")
             canvas.card(picture.discard_top, sx, top - RAISE + LINE, PILE_CARD)
         if picture.stock is not None:
-            stock = f"stock {picture.stock}" if picture.stock else "no stock"
+            stock = (lang.render(t("stock {n}", n=picture.stock)) if picture.stock
+                     else lang.render(t("no stock")))
             canvas.text((sx + PILE_CARD / 2, top - RAISE + LINE + pile_h + 4), stock, LABEL, MUTED, "ma")
     return canvas.png(describe_hand(picture))
 
@@ -664,14 +687,17 @@ ALT_LIMIT = 1024
 """Discord's limit on an attachment's description (MessageAttachmentRequest.description)."""
 
 
-def card_words(card: Card) -> str:
+def card_words(card: Card, lang: i18n.Lang = i18n.ENGLISH) -> str:
     """A card as a screen reader should say it: "10 of hearts", "queen of spades", "joker 2"."""
-    return card.name
+    return card.name if lang is i18n.ENGLISH else lang.value(card)
 
 
-def cards_words(cards, wild=()) -> str:
+def cards_words(cards, wild=(), lang: i18n.Lang = i18n.ENGLISH) -> str:
     stands = dict(wild)
-    return ", ".join(card_words(c) + (f" as {card_words(stands[c])}" if c in stands else "") for c in cards)
+    if lang is i18n.ENGLISH:
+        return ", ".join(card_words(c) + (f" as {card_words(stands[c])}" if c in stands else "") for c in cards)
+    return lang.series([lang.render(tc("card", "{wild} as {card}", wild=c, card=stands[c])) if c in stands
+                        else card_words(c, lang) for c in cards])
 
 
 _CARD_IN_TEXT = re.compile(r"(?<![\w♠♥♦♣])(10|[2-9AJQK])([♠♥♦♣])\ufe0e?")
@@ -698,50 +724,70 @@ def _within(parts: list[str], limit: int = ALT_LIMIT) -> str:
 
 
 def describe_table(picture: TablePicture) -> str:
-    """The table picture in words: each seat (total, dealer, notes, a shown hand by card names),
-    the numbered spreads with their owners and cards, the piles."""
+    """The table picture in words, in the picture's language: each seat (total, dealer, notes, a
+    shown hand by card names), the numbered spreads with their owners and cards, the piles."""
+    lang = _lang(picture)
+    L = lang.render
     seats = []
     for seat in picture.seats:
         bits = [seat.name]
         if seat.total is not None:
-            bits.append(f"total {signed(seat.total)}")
+            bits.append(L(t("total {total}", total=signed(seat.total))))
         if seat.is_dealer:
-            bits.append("dealer")
+            bits.append(L(t("dealer")))
         if seat.cards_in_hand is not None and seat.shown is None:
-            bits.append(plural(seat.cards_in_hand, "card"))
+            bits.append(_cards(seat.cards_in_hand, lang))
         if seat.shown is not None:
             shown_count = seat.count if seat.count is not None else count(seat.shown)
-            bits.append(f"shows {cards_words(seat.shown)}, count {shown_count}" if seat.shown else "no cards")
-        bits += _notes(seat)
+            bits.append(L(t("shows {cards}, count {count}", cards=cards_words(seat.shown, lang=lang), count=shown_count))
+                        if seat.shown else L(t("no cards")))
+        bits += _notes(seat, lang)
         seats.append(", ".join(bits))
-    kind = "Showdown" if any(s.shown is not None for s in picture.seats) else "Table"
-    parts = [f"{kind} picture{': ' + spoken(picture.title) if picture.title else ''}.",
-             "Seats: " + "; ".join(seats) + "."]
-    if picture.spreads:
-        parts.append("Spreads: " + "; ".join(
-            f"spread {i} of {s.owner}: {spread_name(s.cards, s.wild)}" for i, s in enumerate(picture.spreads, 1)) + ".")
+    showdown = any(s.shown is not None for s in picture.seats)
+    title = spoken(picture.title) if lang is i18n.ENGLISH else picture.title.replace(" · ", ", ").strip()
+    if title:
+        head = t("Showdown picture: {title}.", title=title) if showdown else t("Table picture: {title}.", title=title)
     else:
-        parts.append("No spreads yet.")
+        head = t("Showdown picture.") if showdown else t("Table picture.")
+    parts = [L(head), L(t("Seats: {seats}.", seats="; ".join(seats)))]
+    if picture.spreads:
+        def words(s: SpreadPicture) -> str:
+            return spread_name(s.cards, s.wild) if lang is i18n.ENGLISH else cards_words(s.cards, s.wild, lang)
+
+        parts.append(L(t("Spreads: {spreads}.", spreads="; ".join(
+            L(t("spread {n} of {owner}: {cards}", n=i, owner=s.owner, cards=words(s)))
+            for i, s in enumerate(picture.spreads, 1)))))
+    else:
+        parts.append(L(t("No spreads yet.")))
     if picture.stock is not None:
-        parts.append(f"Discard: {card_words(picture.discard_top) if picture.discard_top else 'empty'}. "
-                     f"Stock: {plural(picture.stock, 'card') if picture.stock else 'empty'}.")
+        top = card_words(picture.discard_top, lang) if picture.discard_top else L(t("empty"))
+        stock = _cards(picture.stock, lang) if picture.stock else L(t("empty"))
+        parts.append(L(t("Discard: {card}.", card=top)) + " " + L(t("Stock: {stock}.", stock=stock)))
     return _within(parts)
 
 
 def describe_hand(picture: HandPicture) -> str:
-    """A private hand in words: its cards by name, in the picture's order, the one just drawn, the count."""
+    """A private hand in words, in the picture's language: its cards by name, in the picture's
+    order, the one just drawn, the count."""
+    lang = _lang(picture)
+    L = lang.render
     shown_count = picture.count if picture.count is not None else count(picture.cards)
-    title = spoken(picture.title)
-    parts = [title + "." if title.lower().startswith("your hand") else f"Your hand{': ' + title if title else ''}.",
-             (f"{plural(len(picture.cards), 'card')}: {cards_words(picture.cards)}." if picture.cards
-              else "No cards in hand."),
-             f"Count {shown_count}."]
+    title = spoken(picture.title) if lang is i18n.ENGLISH else picture.title.replace(" · ", ", ").strip()
+    if lang is i18n.ENGLISH and title.lower().startswith("your hand"):
+        head = title + "."
+    else:
+        head = L(t("Your hand: {title}.", title=title)) if title else L(t("Your hand."))
+    n = len(picture.cards)
+    parts = [head,
+             (L(tn("{n} card: {cards}.", "{n} cards: {cards}.", n, cards=cards_words(picture.cards, lang=lang)))
+              if picture.cards else L(t("No cards in hand."))),
+             L(t("Count {count}.", count=shown_count))]
     if picture.drawn is not None and picture.drawn in picture.cards:
-        parts.append(f"Just drawn: {card_words(picture.drawn)}.")
+        parts.append(L(t("Just drawn: {card}.", card=card_words(picture.drawn, lang))))
     if picture.discard_top is not None:
-        parts.append(f"Discard: {card_words(picture.discard_top)}.")
+        parts.append(L(t("Discard: {card}.", card=card_words(picture.discard_top, lang))))
     if picture.stock is not None:
-        parts.append(f"Stock: {plural(picture.stock, 'card') if picture.stock else 'empty'}.")
+        parts.append(L(t("Stock: {stock}.", stock=_cards(picture.stock, lang) if picture.stock else L(t("empty")))))
     return _within(parts)
 
 
@@ -760,16 +806,18 @@ def clear_text() -> None:
 
 # ---------------------------------------------------------------------------- from the engine
 
-def table_picture_from_view(view: SeatView, *, totals=None, away=(), title: str = "") -> TablePicture:
+def table_picture_from_view(view: SeatView, *, totals=None, away=(), title: str = "", lang: str = "") -> TablePicture:
     """The public table of a `SeatView`: its own hand is never read, so any seat's view
     gives the same picture (hands appear only at the showdown, when they are public)."""
     showdown = view.showdown
     outcome = view.outcome
 
+    words = i18n.lang(lang or None)
+
     def note(s: int) -> str:
         if outcome is not None:
-            return "dropped" if outcome.dropper == s else ""
-        return f"waiting {view.waits[s]}" if view.rules.waiting and view.waits[s] else ""
+            return words.render(t("dropped")) if outcome.dropper == s else ""
+        return words.render(t("waiting {n}", n=view.waits[s])) if view.rules.waiting and view.waits[s] else ""
 
     seats = tuple(
         SeatPicture(
@@ -787,11 +835,11 @@ def table_picture_from_view(view: SeatView, *, totals=None, away=(), title: str 
         for s, name in enumerate(view.players)
     )
     spreads = tuple(SpreadPicture(view.players[sp.owner], tuple(sp.cards), tuple(sp.named)) for sp in view.spreads)
-    return TablePicture(seats, spreads, view.discard_top, view.stock_size, title)
+    return TablePicture(seats, spreads, view.discard_top, view.stock_size, title, lang)
 
 
 def hand_picture_from_view(view: SeatView, *, drawn: Card | None = None, order=None,
-                           show_discard: bool = True, title: str = "") -> HandPicture:
+                           show_discard: bool = True, title: str = "", lang: str = "") -> HandPicture:
     """The viewer's own hand: `order` (a list of its cards) fixes the order the menus use,
     `drawn` marks the card just drawn."""
     cards = tuple(order) if order is not None else view.hand
@@ -803,6 +851,7 @@ def hand_picture_from_view(view: SeatView, *, drawn: Card | None = None, order=N
         count=view.count,
         stock=view.stock_size if show_discard else None,
         title=title,
+        lang=lang,
     )
 
 

@@ -133,17 +133,22 @@ def as_new(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def channel_picture(table: PublicTable) -> pictures.TablePicture | None:
+def picture_lang(lang: Lang) -> str:
+    """A picture's `lang`: "" for English (the pictures' own words), else the reader's locale."""
+    return "" if lang is ENGLISH else lang.locale
+
+
+def channel_picture(table: PublicTable, lang: Lang = ENGLISH) -> pictures.TablePicture | None:
     """The picture the channel message of `table` carries when pictures are on (None: no picture):
     a hand in play or its showdown, not the lobby, nor the table between hands after the seats changed."""
     if table.status in (Status.LOBBY, Status.CLOSED) or table.phase is None or not table.seats:
         return None
     if table.outcome is None and table.status is Status.BETWEEN_HANDS:
         return None
-    return table_picture(table)
+    return table_picture(table, lang)
 
 
-def table_picture(table: PublicTable) -> pictures.TablePicture:
+def table_picture(table: PublicTable, lang: Lang = ENGLISH) -> pictures.TablePicture:
     """The table's picture from what everyone may see (a hand only at the showdown).
 
     It shows what changes only now and then: the seats with their totals, the spreads, and at the
@@ -157,14 +162,16 @@ def table_picture(table: PublicTable) -> pictures.TablePicture:
             name=seat.name,
             total=seat.pushups if table.scoring is Scoring.PUSHUPS else seat.total,
             is_away=seat.away, is_dealer=seat.is_dealer,
-            note="dropped" if out is not None and out.dropper == i else "",
+            note=lang.render(t("dropped")) if out is not None and out.dropper == i else "",
             shown=seat.showdown, count=out.counts[i] if out is not None else None,
             is_winner=out is not None and i in out.winners,
         ) for i, seat in enumerate(table.seats))
     spreads = tuple(pictures.SpreadPicture(table.names[s.owner], tuple(s.cards), tuple(s.named))
                     for s in table.spreads)
-    unit = "push-ups" if table.scoring is Scoring.PUSHUPS else "points"  # the totals' unit, said once
-    return pictures.TablePicture(seats, spreads, stock=None, title=f"Hand {table.hand_number} · totals in {unit}")
+    # the totals' unit, said once
+    title = (t("Hand {n} · totals in push-ups", n=table.hand_number) if table.scoring is Scoring.PUSHUPS
+             else t("Hand {n} · totals in points", n=table.hand_number))
+    return pictures.TablePicture(seats, spreads, stock=None, title=lang.render(title), lang=picture_lang(lang))
 
 
 # ---------------------------------------------------------------------------- lobby
@@ -438,7 +445,7 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
     if out is not None:  # the showdown: each player may review their own decisions
         items.append(button(n, Verb.REVIEW, L(tc("button", "Review my hand")), version=table.hand_number, row=1))
     message = {"content": None, "embed": embed, "view": view_of(*items)}
-    wanted = channel_picture(table) if picture else None
+    wanted = channel_picture(table, lang) if picture else None
     if wanted is not None and wanted == shown:
         return keep(message, "table.png")
     return attach(message, "table.png", pictures.render_table(wanted) if wanted is not None else None)
@@ -700,7 +707,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
         items.append(button(n, Verb.DROP_CONFIRM, L(tc("button", "Drop with {count}", count=view.count)),
                             style=discord.ButtonStyle.danger, version=moves, row=0))
         items.append(button(n, Verb.REFRESH, L(tc("button", "Cancel")), row=0))
-        return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
+        return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown, lang)
     if "draw" in verbs:
         label = L(tc("button", "Draw (ends the hand)")) if stock_empty else L(tc("button", "Draw"))
         items.append(button(n, Verb.DRAW, label, style=discord.ButtonStyle.primary, version=moves, row=0))
@@ -749,7 +756,7 @@ def hand_message(view: SeatView, *, table_id: int, hand_number: int, moves: int,
                                                spread=on_spread(a.spread))), 100),
                                  value=play_value(a)) for a in swaps
         ], version=moves, row=4))
-    return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown)
+    return _with_hand_picture({"embed": embed, "view": view_of(*items)}, view, drawn, picture, shown, lang)
 
 
 def pick_words(legal, pending: tuple[str, str] | None, on_spread, *, lang: Lang = ENGLISH) -> str | None:
@@ -894,18 +901,19 @@ def hand_closed(table_id: int, *, left: bool, lang: Lang = ENGLISH) -> dict[str,
     return {"embed": embed, "view": None, "attachments": []}
 
 
-def hand_picture(view: SeatView, drawn: Card | None = None) -> pictures.HandPicture:
+def hand_picture(view: SeatView, drawn: Card | None = None, lang: Lang = ENGLISH) -> pictures.HandPicture:
     """The picture of a private hand: the seat's own cards in the order the message lists them,
     the card just drawn marked. The discard and the stock are in the message's text; left out of
     the picture, it changes only when the hand does, so another player's move sends no new one."""
-    return pictures.hand_picture_from_view(view, drawn=drawn, order=sorted_hand(view.hand), show_discard=False)
+    return pictures.hand_picture_from_view(view, drawn=drawn, order=sorted_hand(view.hand), show_discard=False,
+                                           lang=picture_lang(lang))
 
 
 def _with_hand_picture(message: dict[str, Any], view: SeatView, drawn: Card | None, picture: bool,
-                       shown: pictures.HandPicture | None) -> dict[str, Any]:
+                       shown: pictures.HandPicture | None, lang: Lang = ENGLISH) -> dict[str, Any]:
     if not picture:
         return attach(message, "hand.png", None)
-    wanted = hand_picture(view, drawn)
+    wanted = hand_picture(view, drawn, lang)
     if wanted == shown:
         return keep(message, "hand.png")
     return attach(message, "hand.png", pictures.render_hand(wanted))

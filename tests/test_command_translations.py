@@ -154,15 +154,18 @@ async def test_a_translation_reaches_the_registration_for_every_locale_of_its_la
     tonk, admin = synced["tonk"], synced["tonk-admin"]
     new = node_at(tonk, "new")
     assert new["description"] == "Open a Tonk table in this channel"
-    assert new["description_localizations"] == {"es-ES": "Abre una mesa de Tonk en este canal",
-                                                "es-419": "Abre una mesa de Tonk en este canal"}
+    spanish_only = {k: v for k, v in new["description_localizations"].items() if k.startswith("es")}
+    assert spanish_only == {"es-ES": "Abre una mesa de Tonk en este canal",
+                            "es-419": "Abre una mesa de Tonk en este canal"}
     hand_size = node_at(tonk, "new", "hand_size")
     assert hand_size["description_localizations"]["es-419"] == "Cartas que recibe cada jugador"
     seven = next(c for c in hand_size["choices"] if c["value"] == 7)
-    assert seven["name"] == "7 cards" and seven["name_localizations"] == {"es-ES": "7 cartas", "es-419": "7 cartas"}
+    assert seven["name"] == "7 cards"
+    assert {k: v for k, v in seven["name_localizations"].items() if k.startswith("es")} == {"es-ES": "7 cartas",
+                                                                                          "es-419": "7 cartas"}
     assert not new.get("name_localizations") and not hand_size.get("name_localizations")
     # the too-long translation is left out: Discord shows the English rather than refuse every command
-    assert not tonk.get("description_localizations")
+    assert not {k for k in tonk.get("description_localizations") or {} if k.startswith("es")}
     language = node_at(admin, "settings", "language")
     choices = {c["value"]: c for c in language["choices"]}
     assert choices["discord"]["name_localizations"]["es-ES"] == "El idioma de Discord del servidor"

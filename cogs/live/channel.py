@@ -57,10 +57,11 @@ class ChannelFollower(LivePart):
         public = table.public()
         on = await self.looks.pictures_on(table.guild_id)
         runtime = self.tables.get(table.id)
+        lang = server_lang(table.guild_id)
         message = render.table_message(public, deadline=await self.clock.deadline(table), picture=on,
                                        shown=runtime.channel.picture if runtime is not None else None,
-                                       lang=server_lang(table.guild_id))
-        return message, render.channel_picture(public) if on else None
+                                       lang=lang)
+        return message, render.channel_picture(public, lang) if on else None
 
     async def ready(self, runtime: TableRuntime) -> None:
         """Wait until the channel message may be edited: `table_edit_interval` after the last edit,

@@ -76,7 +76,7 @@ class LiveHands(LivePart):
         waiting = runtime.hands.pending.get(user_id) if runtime is not None and user_id is not None else None
         pending = waiting[1:] if waiting is not None and waiting[0] == table.moves else None
         on = await self.looks.pictures_on(table.guild_id)
-        picture = render.hand_picture(view, drawn) if on else None
+        picture = render.hand_picture(view, drawn, person_lang(user_id)) if on else None
         message = render.hand_message(
             view, table_id=table.id, hand_number=table.hand_number, moves=table.moves,
             away=table.seats[seat].away, note=note, drawn=drawn, confirm_drop=confirm_drop,
