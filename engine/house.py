@@ -469,7 +469,9 @@ class HouseRules:
     def require_taken_used(self, g, what: str) -> None:
         taken = g.hs.taken
         if taken is not None and taken in g.hands[g.turn]:
-            raise IllegalAction(t('House rule (take must be used): spread or hit with the {card} you took before you {what}.', card=taken, what=what))
+            if what == "drop":
+                raise IllegalAction(t('House rule (take must be used): spread or hit with the {card} you took before you drop.', card=taken))
+            raise IllegalAction(t('House rule (take must be used): spread or hit with the {card} you took before you discard.', card=taken))
 
     def _barred_out(self, g) -> bool:
         return self.rules.hit_bars_going_out and g.hs.barred_by_hit
@@ -521,9 +523,11 @@ class HouseRules:
                 raise IllegalAction(t('That book already has all four cards.'))
             if card in spread.natural():
                 raise IllegalAction(t('A wild card already stands for {card} there: swap it (if wild swap is on).', card=card))
-            ace = " or high" if self._top is not None else ""
-            what = "book" if spread.kind == "book" else f"run (same suit, at either end; A is low{ace})"
-            raise IllegalAction(t('{card} does not fit that {what}.', card=card, what=what))
+            if spread.kind == "book":
+                raise IllegalAction(t('{card} does not fit that book.', card=card))
+            if self._top is not None:
+                raise IllegalAction(t('{card} does not fit that run (same suit, at either end; A is low or high).', card=card))
+            raise IllegalAction(t('{card} does not fit that run (same suit, at either end; A is low).', card=card))
 
     def _verify_names(self, g, named: dict) -> None:
         """Each wild card may name one natural card of this deck, not on the table, once."""
