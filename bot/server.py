@@ -26,7 +26,7 @@ from bot.store import (Database, Forgotten, GuildSettings, PlayerRef, current_se
                        get_guild_settings, guild_languages, hand_record, hand_with_accounts, list_open_tables, player_standing, recent_hands,
                        standings, start_new_season, update_guild_settings)
 from bot.table import Scoring
-from engine.text import t
+from engine.text import Text, t
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +36,7 @@ class House:
     rules: Rules
     """With the table's (or server's) scoring mode, which may differ from its preset's."""
     stake: int
-    title: str
+    title: Text
     table_id: int | None = None
     """The open table in the channel, if there is one."""
     turn_timer: int = 90
@@ -137,11 +137,11 @@ class ServerService:
         timer = settings.turn_timer_seconds if settings is not None else House.turn_timer
         if table is not None:
             return House(replace(table.rules, scoring=table.scoring.value), table.stake,
-                         f"House rules at table {table.id}", table.id, timer)
+                         t("House rules at table {id}", id=table.id), table.id, timer)
         if settings is not None:
             rules = replace(Rules.from_dict(settings.rules), scoring=settings.scoring_mode)
-            return House(rules, settings.stake, "This server's house rules", turn_timer=timer)
-        return House(Rules(), 1, "This server's house rules")
+            return House(rules, settings.stake, t("This server's house rules"), turn_timer=timer)
+        return House(Rules(), 1, t("This server's house rules"))
 
     async def house_rules(self, guild_id: int | None, channel_id: int | None) -> tuple[Rules, str]:
         house = await self.house(guild_id, channel_id)

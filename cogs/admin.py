@@ -27,7 +27,8 @@ from engine.text import N_, t
 
 from cogs import render, stats_commands
 from cogs.components import ASK_EVENT, ask_button, view_of
-from cogs.common import PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, report_error, server_lang
+from cogs.common import (PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, reader_lang, report_error,
+                         server_lang)
 
 GROUP_NAME = "tonk-admin"
 
@@ -115,7 +116,7 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
             disallow_channel=disallow_channel.id if disallow_channel else None,
             all_channels=all_channels, pictures=pictures, language=language)
         self.tonk.live.settings_changed(guild_id)
-        embed = with_language(render.settings_embed(current, notes), current, interaction)
+        embed = with_language(render.settings_embed(current, notes, lang=reader_lang(interaction)), current, interaction)
         if not new_season:
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
@@ -157,12 +158,12 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
             return
         person = person_of(interaction)
         if not person.is_admin:
-            raise UserError("You need the Manage Server permission for that.")
+            raise UserError(t("You need the Manage Server permission for that."))
         guild_id = interaction.guild_id
         assert guild_id is not None
         if what == "season":
             current, notes = await self.server.update_settings(guild_id, new_season=True)
-            embed = with_language(render.settings_embed(current, notes), current, interaction)
+            embed = with_language(render.settings_embed(current, notes, lang=reader_lang(interaction)), current, interaction)
             await interaction.response.edit_message(content=None, embed=embed, view=None)
         elif what == "forget":
             await interaction.response.defer()  # closing the open tables first may take a moment

@@ -20,6 +20,7 @@ from bot.commands import (AddComputer, Back, Command, End, Join, Leave, NextHand
                           SetRule, SlapDiscard, Start, TakeOver, ToggleSideBets, play_from)
 from bot.errors import UserError
 from bot.service import Person
+from engine.text import t
 
 PREFIX = "tonk"
 
@@ -120,7 +121,7 @@ class Click:
         """A menu of seats' pick: the seat's number."""
         value = self.value
         if value is None or not value.isdigit():
-            raise UserError("Pick a seat from the menu.")
+            raise UserError(t("Pick a seat from the menu."))
         return int(value)
 
     def command(self, person: Person, *, new_player: bool = False) -> Command:

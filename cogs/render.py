@@ -921,67 +921,85 @@ def _with_hand_picture(message: dict[str, Any], view: SeatView, drawn: Card | No
 
 # ---------------------------------------------------------------------------- commands
 
-def review_embed(hand_id: str, text: str) -> discord.Embed:
+def review_embed(hand_id: str, text: str, *, lang: Lang = ENGLISH) -> discord.Embed:
     """A player's review of their own decisions in a hand (engine/review.py's text), privately."""
-    return discord.Embed(title=f"Your review of hand {hand_id}", description=pictures.cards_in_words(text)[:4096],
-                         colour=COLOUR_LOBBY)
+    return discord.Embed(title=lang.render(t("Your review of hand {hand}", hand=hand_id)),
+                         description=pictures.cards_in_words(text)[:4096], colour=COLOUR_LOBBY)
 
 
-def rules_embed(rules: Rules, title: str) -> discord.Embed:
+def _word(lang: Lang, text: "Text | str") -> str:
+    """A Text, or a constant the engine marks for the catalogue (N_), in the reader's language."""
+    return lang.render(text) if isinstance(text, Text) else lang.gettext(text)
+
+
+def rules_embed(rules: Rules, title: "Text | str", *, lang: Lang = ENGLISH) -> discord.Embed:
     """`/tonk rules`: every option of the table in words, those played, then the house rules it leaves out."""
-    embed = discord.Embed(title=title, colour=COLOUR_LOBBY,
-                          description="\n".join(f"• {line}" for line in rules.describe())[:4096])
-    add_lines_fields(embed, "Not played here", [f"• {line}" for line in not_played(rules)])
-    embed.set_footer(text=f"Cards: {card_values(rules)}. Low count is good.")
+    L = lang.render
+    embed = discord.Embed(title=_word(lang, title)[:256], colour=COLOUR_LOBBY,
+                          description="\n".join(f"• {L(line)}" for line in rules.describe())[:4096])
+    add_lines_fields(embed, L(t("Not played here")), [f"• {_word(lang, line)}" for line in not_played(rules)])
+    embed.set_footer(text=L(t("Cards: {values}. Low count is good.", values=L(card_values(rules)))))
     return embed
 
 
-def help_message(sections: list[tuple[Any, Any]], where: str, rules: Rules | None = None,
-                 bot: discord.Embed | None = None) -> dict[str, Any]:
+def help_message(sections: list[tuple[Any, Any]], where: "Text | str", rules: Rules | None = None,
+                 bot: discord.Embed | None = None, *, lang: Lang = ENGLISH) -> dict[str, Any]:
     """`/tonk help`: the lesson (engine/help.py's sections, one field each), then `bot` (the
     buttons and commands, cogs/bot_help.py), and the button to the rules of the table here."""
-    embed = discord.Embed(title="Tonk in two minutes", colour=COLOUR_LOBBY,
-                          description=f"{where}. Cards: {card_values(rules or Rules())}; low count is good.")
+    L = lang.render
+    embed = discord.Embed(title=L(t("Tonk in two minutes")), colour=COLOUR_LOBBY,
+                          description=L(t("{where}. Cards: {values}; low count is good.", where=_word(lang, where),
+                                          values=L(card_values(rules or Rules())))))
     for heading, body in sections[:25]:
-        embed.add_field(name=ENGLISH.render(heading)[:256], value=ENGLISH.render(body)[:1024], inline=False)
-    embed.set_footer(text="/tonk new opens a table · /tonk rules explains a preset")
+        embed.add_field(name=L(heading)[:256], value=L(body)[:1024], inline=False)
+    embed.set_footer(text=L(t("/tonk new opens a table · /tonk rules explains a preset")))
+    button = rules_here_button(lang.render(tc("button", "Rules of the table here")))
     if bot is not None:
-        return {"embeds": [embed, bot], "view": view_of(rules_here_button())}
-    return {"embed": embed, "view": view_of(rules_here_button())}
+        return {"embeds": [embed, bot], "view": view_of(button)}
+    return {"embed": embed, "view": view_of(button)}
 
 
-def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str) -> discord.Embed:
+def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str, lang: Lang = ENGLISH) -> discord.Embed:
+    L = lang.render
     pushups = mode == "pushups"
-    title = f"Tonk ledger · {guild_name} · season {season} · {'push-ups' if pushups else 'points'}"
+    title = L(t("Tonk ledger · {server} · season {season} · push-ups", server=guild_name, season=season) if pushups
+              else t("Tonk ledger · {server} · season {season} · points", server=guild_name, season=season))
     if not rows:
-        return discord.Embed(title=title, description="No hands played yet this season.", colour=COLOUR_LOBBY)
-    lines = []
-    for row in rows:
-        score = plural(row.pushups, "push-up") if pushups else points(row.balance, sign=True)
-        lines.append(f"**{row.rank}.** {row.display_name}: {score} · {plural(row.hands, 'hand')}, "
-                     f"{plural(row.wins, 'win')}")
-    embed = discord.Embed(title=title, description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
+        return discord.Embed(title=title[:256], description=L(t("No hands played yet this season.")), colour=COLOUR_LOBBY)
+
+    def score(row) -> str:
+        return pushups_words(row.pushups, lang) if pushups else points_words(row.balance, lang, sign=True)
+
+    lines = [L(t("**{rank}.** {name}: {score} · {hands}, {wins}", rank=row.rank, name=row.display_name,
+                 score=score(row), hands=L(tn("{n} hand", "{n} hands", row.hands)),
+                 wins=L(tn("{n} win", "{n} wins", row.wins))))
+             for row in rows]
+    embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
     if mine is not None and all(r.account != mine.account for r in rows):
-        score = plural(mine.pushups, "push-up") if pushups else points(mine.balance, sign=True)
-        embed.add_field(name="Your place", value=f"**{mine.rank}.** {mine.display_name}: {score}", inline=False)
+        embed.add_field(name=L(t("Your place")), value=f"**{mine.rank}.** {mine.display_name}: {score(mine)}",
+                        inline=False)
     elif mine is None:
-        embed.add_field(name="Your place", value="You have not played this season.", inline=False)
-    embed.set_footer(text=("Low is good in push-ups." if pushups else "Points always sum to zero.") + LEDGER_VS_TOP)
+        embed.add_field(name=L(t("Your place")), value=L(t("You have not played this season.")), inline=False)
+    embed.set_footer(text=L(t("Low is good in push-ups.") if pushups else t("Points always sum to zero."))
+                     + " " + L(LEDGER_VS_TOP))
     return embed
 
 
-LEDGER_VS_TOP = (" The ledger is this season's standings in the server's scoring mode, with hands and wins; "
-                 "/tonk top ranks the same points (category net) or any other figure, in any season.")
+LEDGER_VS_TOP = t("The ledger is this season's standings in the server's scoring mode, with hands and wins; "
+                  "/tonk top ranks the same points (category net) or any other figure, in any season.")
 
 
-def history_embed(hands) -> discord.Embed:
+def history_embed(hands, *, lang: Lang = ENGLISH) -> discord.Embed:
+    L = lang.render
     lines = []
     for h in hands:
-        who = ", ".join(f"{name} {signed(p)}" for name, p in zip(h.players, h.payments))
+        who = lang.series([f"{name} {signed(p)}" for name, p in zip(h.players, h.payments)]) \
+            if lang is not ENGLISH else ", ".join(f"{name} {signed(p)}" for name, p in zip(h.players, h.payments))
         kind = OUTCOME_WORDS.get(h.outcome, h.outcome)  # type: ignore[call-overload]  # StrEnum keys
+        kind = L(kind) if isinstance(kind, Text) else str(kind)
         lines.append(f"`{h.hand_id}` {discord.utils.format_dt(h.finished_at, 'R')} · {kind} · {who}")
-    embed = discord.Embed(title="Recent hands", description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
-    embed.set_footer(text="Each player's points from the hand. /tonk history hand:<id> downloads a hand's record.")
+    embed = discord.Embed(title=L(t("Recent hands")), description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
+    embed.set_footer(text=L(t("Each player's points from the hand. /tonk history hand:<id> downloads a hand's record.")))
     return embed
 
 
@@ -993,17 +1011,21 @@ def close_question(table_id: int, hand_number: int, question: str) -> dict[str, 
                             ask_button("keep", "Keep it open"))}
 
 
-def settings_embed(settings, notes: list[str]) -> discord.Embed:
+def settings_embed(settings, notes: list, *, lang: Lang = ENGLISH) -> discord.Embed:
+    L = lang.render
     rules = Rules.from_dict(settings.rules)
-    where = ", ".join(f"<#{c}>" for c in settings.table_channel_ids or []) or "every channel"
-    embed = discord.Embed(title="Tonk settings for this server", colour=COLOUR_LOBBY,
-                          description="\n".join(ENGLISH.render(note) for note in notes) or None)
-    embed.add_field(name="House rules", value=rules_label(rules)[:1024], inline=True)
-    embed.add_field(name="Stake", value=str(settings.stake), inline=True)
-    embed.add_field(name="Scoring", value=settings.scoring_mode, inline=True)
-    embed.add_field(name="Turn timer", value=f"{settings.turn_timer_seconds} s", inline=True)
-    embed.add_field(name="Pictures", value="on" if settings.pictures else "off (text only)", inline=True)
-    embed.add_field(name="Tables allowed in", value=where, inline=False)
+    where = ", ".join(f"<#{c}>" for c in settings.table_channel_ids or []) or L(t("every channel"))
+    embed = discord.Embed(title=L(t("Tonk settings for this server")), colour=COLOUR_LOBBY,
+                          description="\n".join(_word(lang, note) for note in notes) or None)
+    embed.add_field(name=L(t("House rules")), value=rules_label(rules)[:1024], inline=True)
+    embed.add_field(name=L(t("Stake")), value=lang.number(settings.stake), inline=True)
+    scoring = L(t("push-ups")) if settings.scoring_mode == "pushups" else L(t("stakes"))
+    embed.add_field(name=L(t("Scoring")), value=scoring, inline=True)
+    embed.add_field(name=L(t("Turn timer")), value=L(tn("{n} second", "{n} seconds", settings.turn_timer_seconds)),
+                    inline=True)
+    embed.add_field(name=L(t("Pictures")), value=L(t("on")) if settings.pictures else L(t("off (text only)")),
+                    inline=True)
+    embed.add_field(name=L(t("Tables allowed in")), value=where, inline=False)
     return embed
 
 

@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.errors import UserError
 from bot.stats import CHART_BY, StatsService, account_of_user, computer_account
-from engine.text import N_
+from engine.text import N_, t
 
 from cogs import stats_chart, stats_render
 
@@ -47,7 +47,7 @@ def _guild_id(interaction: discord.Interaction) -> int:
 async def player(stats: StatsService, interaction: discord.Interaction, *, player: discord.Member | None,
                  computer: str | None, season: int | None, chart: str) -> None:
     if player is not None and computer is not None:
-        raise UserError("Pick a member or a computer player, not both.")
+        raise UserError(t("Pick a member or a computer player, not both."))
     if computer is not None:
         account, name = computer_account(computer)
     else:

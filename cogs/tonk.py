@@ -27,7 +27,7 @@ from bot.stats import StatsService
 from bot.table import AskFirst, Level, Table
 from engine import Rules, TonkError
 from engine.help import OPTIONS, help_sections, option_words
-from engine.text import N_, Text, t
+from engine.text import N_, Text, t, tn
 
 from cogs import bot_help, fonts, pictures, render, stats_commands
 from cogs.common import (PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, reader_lang, report_error,
@@ -75,8 +75,8 @@ def missing_permissions(permissions: discord.Permissions, *, pictures: bool, thr
     return [name for flag, name in needed.items() if not getattr(permissions, flag)]
 
 
-NOT_IN_VOICE = ("Tables live in text channels and their threads, not in a voice channel's chat, where a turn "
-                "ping is easy to miss: open one with /tonk new in a text channel.")
+NOT_IN_VOICE = t("Tables live in text channels and their threads, not in a voice channel's chat, where a turn "
+                 "ping is easy to miss: open one with /tonk new in a text channel.")
 
 
 @app_commands.guild_only()  # on the group: Discord ignores it on a subcommand
@@ -152,11 +152,16 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
             interaction.app_permissions, pictures=await self.server.pictures_enabled(interaction.guild_id),  # type: ignore[arg-type]
             thread=isinstance(interaction.channel, discord.Thread))
         if missing:
-            raise UserError(f"I can't keep a table going in this channel: I lack {and_list(missing)} here. "
-                            "Ask someone who manages the server to allow me that in this channel's permissions, "
-                            "then /tonk new again."
-                            + (" (Attach Files is for the table pictures: instead, a manager may turn them off "
-                               "with /tonk-admin settings pictures:False.)" if missing == ["Attach Files"] else ""))
+            # the permissions by Discord's own names (its settings show them so in English)
+            lack = and_list(missing)
+            if missing == ["Attach Files"]:
+                raise UserError(t("I can't keep a table going in this channel: I lack {missing} here. Ask someone who "
+                                  "manages the server to allow me that in this channel's permissions, then /tonk new "
+                                  "again. (Attach Files is for the table pictures: instead, a manager may turn them "
+                                  "off with /tonk-admin settings pictures:False.)", missing=lack))
+            raise UserError(t("I can't keep a table going in this channel: I lack {missing} here. Ask someone who "
+                              "manages the server to allow me that in this channel's permissions, then /tonk new "
+                              "again.", missing=lack))
         table = await self.service.open_table(
             guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
             preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
@@ -191,14 +196,15 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
                                                     ephemeral=True)
             return
         await self.service.apply(table.id, person, End(person.user_id, person.name, is_admin=person.is_admin))
-        await interaction.response.send_message(f"Table {table.id} closed.", ephemeral=True)
+        await interaction.response.send_message(reader_lang(interaction).render(t("Table {id} closed.", id=table.id)),
+                                                ephemeral=True)
 
     # ------------------------------------------------------------------ /tonk sidebets, /tonk bigone
 
     async def _table_here(self, interaction: discord.Interaction) -> Table:
         table = await self.service.open_in_channel(interaction.channel_id)  # type: ignore[arg-type]
         if table is None:
-            raise UserError("There is no open table in this channel.")
+            raise UserError(t("There is no open table in this channel."))
         return table
 
     @app_commands.command(name="sidebets", description=N_("Side bets at this channel's table, for those who opt in (host)"))
@@ -212,9 +218,9 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         person = person_of(interaction)
         table = await self.service.apply(table.id, person, SetSideBets(person.user_id, SIDE_BET_KINDS[bet],
                                                                          stake=stake, suit_call=suit))
-        text = ("Side bets are off." if not table.side_bets.on else
-                "Side bets are on: players opt in with the table's Side bets button, from the next deal.")
-        await interaction.response.send_message(text, ephemeral=True)
+        text = (t("Side bets are off.") if not table.side_bets.on else
+                t("Side bets are on: players opt in with the table's Side bets button, from the next deal."))
+        await interaction.response.send_message(reader_lang(interaction).render(text), ephemeral=True)
 
     @app_commands.command(name="bigone", description=N_("Call the big one: the last hands at double stakes (host)"))
     @app_commands.guild_only()
@@ -222,8 +228,9 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     async def bigone(self, interaction: discord.Interaction, hands: app_commands.Range[int, 1, 10]) -> None:
         table = await self._table_here(interaction)
         await self.service.apply(table.id, person_of(interaction), CallBigOne(interaction.user.id, hands))
-        await interaction.response.send_message(
-            f"The big one: the next {hands} hand{'s' if hands > 1 else ''} at double stakes, then the table closes.")
+        await interaction.response.send_message(server_lang(interaction).render(tn(
+            "The big one: the next hand at double stakes, then the table closes.",
+            "The big one: the next {n} hands at double stakes, then the table closes.", hands)))
 
     # ------------------------------------------------------------------ /tonk rules
 
@@ -232,21 +239,23 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     @app_commands.choices(preset=PRESET_CHOICES)
     async def rules(self, interaction: discord.Interaction, preset: str | None = None) -> None:
         if preset is not None:
-            rules, title = Rules.preset(preset), f"House rules: {preset}"
+            rules, title = Rules.preset(preset), t("House rules: {preset}", preset=preset)
         else:
             rules, title = await self.server.house_rules(interaction.guild_id, interaction.channel_id)
-        await interaction.response.send_message(embed=render.rules_embed(rules, title), ephemeral=True)
+        await interaction.response.send_message(embed=render.rules_embed(rules, title, lang=reader_lang(interaction)),
+                                                ephemeral=True)
 
     # ------------------------------------------------------------------ /tonk help
 
     @app_commands.command(name="help", description=N_("Learn Tonk in two minutes, under the house rules here"))
     async def help(self, interaction: discord.Interaction) -> None:
         house = await self.server.house(interaction.guild_id, interaction.channel_id)
-        where = (f"Under the house rules of table {house.table_id} in this channel" if house.table_id is not None
-                 else "Under this server's default rules")
+        where = (t("Under the house rules of table {id} in this channel", id=house.table_id)
+                 if house.table_id is not None else t("Under this server's default rules"))
         sections = help_sections(house.rules, stake=house.stake)
         bot = bot_help.bot_help_embed(house.rules, turn_timer=house.turn_timer)
-        await interaction.response.send_message(**render.help_message(sections, where, house.rules, bot),
+        await interaction.response.send_message(**render.help_message(sections, where, house.rules, bot,
+                                                                      lang=reader_lang(interaction)),
                                                 ephemeral=True)
 
     @commands.Cog.listener(f"on_{RULES_HERE_EVENT}")
@@ -255,9 +264,10 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         try:
             house = await self.server.house(interaction.guild_id, interaction.channel_id)
             if house.table_id is None:
-                raise UserError("There is no table in this channel: /tonk new opens one, "
-                                "and /tonk rules shows this server's house rules.")
-            await interaction.response.send_message(embed=render.rules_embed(house.rules, house.title),
+                raise UserError(t("There is no table in this channel: /tonk new opens one, "
+                                  "and /tonk rules shows this server's house rules."))
+            await interaction.response.send_message(embed=render.rules_embed(house.rules, house.title,
+                                                                             lang=reader_lang(interaction)),
                                                     ephemeral=True)
         except Exception as exc:
             await self.report_error(interaction, exc)
@@ -273,9 +283,10 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         assert guild_id is not None
         await interaction.response.defer(thinking=True)
         mode, rows, mine, season = await self.server.ledger(guild_id, interaction.user.id, mode)
-        name = interaction.guild.name if interaction.guild else "this server"
+        lang = server_lang(interaction)  # the ledger is posted for everyone in the channel
+        name = interaction.guild.name if interaction.guild else lang.render(t("this server"))
         await interaction.edit_original_response(
-            embed=render.ledger_embed(rows, mine, mode=mode, season=season, guild_name=name))
+            embed=render.ledger_embed(rows, mine, mode=mode, season=season, guild_name=name, lang=lang))
 
     # ------------------------------------------------------------------ /tonk history
 
@@ -290,22 +301,26 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         await interaction.response.defer(ephemeral=True, thinking=True)
         if hand is not None and review:
             text = await self.server.review(guild_id, hand.strip(), interaction.user.id)
-            await interaction.edit_original_response(embed=render.review_embed(hand.strip(), text))
+            await interaction.edit_original_response(embed=render.review_embed(hand.strip(), text,
+                                                                               lang=reader_lang(interaction)))
             return
         if review:
-            raise UserError("Name the hand to review: /tonk history lists them, then hand:<id> review:True.")
+            raise UserError(t("Name the hand to review: /tonk history lists them, then hand:<id> review:True."))
         if hand is not None:
             record = await self.server.hand_record(guild_id, hand.strip())
             data = json.dumps(record, indent=1).encode()
+            command = f"python -m engine replay hand-{hand}.json"
             await interaction.edit_original_response(
-                content=f"Hand {hand}: replay it with `python -m engine replay hand-{hand}.json`.",
+                content=reader_lang(interaction).render(t("Hand {hand}: replay it with `{command}`.", hand=hand,
+                                                          command=command)),
                 attachments=[discord.File(io.BytesIO(data), filename=f"hand-{hand}.json")])
             return
         hands = await self.server.recent_hands(guild_id, count)
         if not hands:
-            await interaction.edit_original_response(content="No hands played on this server yet.")
+            await interaction.edit_original_response(content=reader_lang(interaction).render(
+                t("No hands played on this server yet.")))
             return
-        await interaction.edit_original_response(embed=render.history_embed(hands))
+        await interaction.edit_original_response(embed=render.history_embed(hands, lang=reader_lang(interaction)))
 
     # ------------------------------------------------------------------ /tonk stats, /tonk top
     # (the work is in cogs/stats_commands.py; these only declare the commands)
@@ -395,7 +410,8 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
             await self._rule_values(interaction, click)
         elif verb is Verb.TABLE_RULES:  # nothing changes: this table's rules, to the clicker alone
             table = await self.service.load(click.table_id, person_of(interaction))
-            embed = render.rules_embed(render.shown_rules(table), f"House rules at table {table.id}")
+            embed = render.rules_embed(render.shown_rules(table), t("House rules at table {id}", id=table.id),
+                                       lang=reader_lang(interaction))
             await reply_of(interaction).send(embed=embed, ephemeral=True)
         elif verb is Verb.CANCEL and (question := await self.service.end_question(
                 click.table_id, person_of(interaction)))[1] is not None:  # others wait in the lobby: ask first
@@ -405,7 +421,8 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         elif verb is Verb.CLOSE:  # the "yes" of that question, or of /tonk end's
             person = person_of(interaction)
             table = await self.service.apply(click.table_id, person, click.command(person))
-            await reply_of(interaction).edit(content=f"Table {table.id} closed.", view=None)
+            await reply_of(interaction).edit(content=reader_lang(interaction).render(t("Table {id} closed.", id=table.id)),
+                                             view=None)
         elif verb is Verb.SET:
             await self._set_rule(interaction, click)
         elif verb is Verb.LEAVE_ASK:
@@ -421,7 +438,8 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         elif verb is Verb.REVIEW:  # seconds of search in the review worker: this click is deferred
             hand_id = f"{click.table_id}-{click.version}"
             text = await self.server.review(interaction.guild_id or 0, hand_id, interaction.user.id)
-            await reply_of(interaction).send(embed=render.review_embed(hand_id, text), ephemeral=True)
+            await reply_of(interaction).send(embed=render.review_embed(hand_id, text, lang=reader_lang(interaction)),
+                                             ephemeral=True)
         elif verb in PLAYS or verb in HAND_VERBS or verb in PENDING_VERBS:
             async with self.live.hands.hand_turn(click.table_id, interaction.user.id, _message_id(interaction)):
                 try:
@@ -467,7 +485,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
             return
         waiting = self.live.hands.pending_pick(click.table_id, person.user_id)
         if waiting is None or waiting[0] != click.version:
-            raise StaleView("That pick is no longer waiting: pick again.")
+            raise StaleView(t("That pick is no longer waiting: pick again."))
         _, verb, value = waiting
         await self._play(interaction, click, Play(person.user_id, play_from(str(verb), value), moves=click.version,
                                                   confirmed=True, stop_asking=click.verb is Verb.ASK_OFF))
@@ -514,7 +532,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         """The host's first step in the lobby: an option, whose values come back to the host alone."""
         table = await self.service.rules_to_change(click.table_id, person_of(interaction))
         if click.value not in OPTIONS:
-            raise UserError("There is no such house rule.")
+            raise UserError(t("There is no such house rule."))
         choice = render.rule_choice_message(table.id, click.value, render.shown_rules(table))
         await reply_of(interaction).send(**choice, ephemeral=True)
 
@@ -538,10 +556,10 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         table = await self.service.load(table_id, person_of(interaction))
         seat = table.seat_of(interaction.user.id)
         if seat is None:
-            raise UserError("You are not seated at this table: only its players have a hand.")
+            raise UserError(t("You are not seated at this table: only its players have a hand."))
         if table.game is None:
-            raise UserError("No hand has been dealt at this table yet." if table.hand_number == 0 else
-                            "The seats changed since the last hand: your cards come with the next deal.")
+            raise UserError(t("No hand has been dealt at this table yet.") if table.hand_number == 0 else
+                            t("The seats changed since the last hand: your cards come with the next deal."))
         message, picture = await self.live.hands.hand_message(
             table, seat, note=note, confirm_drop=confirm_drop, focus=focus,
             message_id=_message_id(interaction) if edit else None)

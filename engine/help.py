@@ -21,7 +21,7 @@ from .outcome import (
     settle_stock_out,
 )
 from .rules import INSTANT_KINDS, InstantHand, Rules
-from .text import Text, lines, t, tn
+from .text import N_, Text, lines, t, tn
 
 # The caught-drop example: you drop with 10 at a table of four; the others hold these.
 CAUGHT_EXAMPLE = (10, 8, 10, 20)
@@ -471,25 +471,25 @@ _KEY = re.compile(r"\b(?:" + "|".join(sorted((k for k in _TITLES if "_" in k), k
 # ---------------------------------------------------------------------------- what is not played
 
 NOT_PLAYED = {
-    "waiting": "Waiting: a new spread, or a hit on your spreads, bars your drop for some turns.",
-    "instant_low": "A low count on the deal (say 13 or less) winning at once.",
-    "instant_claims": "Instant hands claimed in turn: shown at the start of your first turn instead of on the deal.",
-    "face_values": "Face cards counting by rank (J 11, Q 12, K 13) instead of 10 each.",
-    "ace_in_runs": "The ace high in runs (Q-K-A) as well as low.",
-    "wild_cards": "Wild cards: deuces or jokers standing for any card you name in a spread.",
-    "wild_swap": "Wild swap: play the natural card a wild card on the table stands for and take the wild card.",
-    "must_spread": "Must spread: laying every spread you can before you discard.",
-    "hits_per_turn": "One hit a turn at most.",
-    "hit_ends_turn": "A hit ending your turn at once, with no discard.",
-    "take_must_be_used": "Taking the discard only to spread or hit with it at once.",
-    "hit_bars_going_out": "A hit that bars your drop barring you from going out too.",
-    "hit_spoils_tonk_out": "A hit spoiling your tonk out: going out after hitting pays single.",
-    "first_turn_tonk_out": "A tonk out on your first turn paying more (double, or four with two new spreads).",
-    "run_out_pays": "A run out (your last card discarded) paying double.",
-    "double_double": "Double double: four stakes for a tonk out when the loser's whole hand could be hit.",
-    "boobed": "Boobed hands: near the end of the stock, going out does not win.",
-    "drop_when": "Dropping at any time in your turn, also after drawing.",
-    "slap": "Slapping: anyone may slap a discard that fits a spread on the table.",
+    "waiting": N_("Waiting: a new spread, or a hit on your spreads, bars your drop for some turns."),
+    "instant_low": N_("A low count on the deal (say 13 or less) winning at once."),
+    "instant_claims": N_("Instant hands claimed in turn: shown at the start of your first turn instead of on the deal."),
+    "face_values": N_("Face cards counting by rank (J 11, Q 12, K 13) instead of 10 each."),
+    "ace_in_runs": N_("The ace high in runs (Q-K-A) as well as low."),
+    "wild_cards": N_("Wild cards: deuces or jokers standing for any card you name in a spread."),
+    "wild_swap": N_("Wild swap: play the natural card a wild card on the table stands for and take the wild card."),
+    "must_spread": N_("Must spread: laying every spread you can before you discard."),
+    "hits_per_turn": N_("One hit a turn at most."),
+    "hit_ends_turn": N_("A hit ending your turn at once, with no discard."),
+    "take_must_be_used": N_("Taking the discard only to spread or hit with it at once."),
+    "hit_bars_going_out": N_("A hit that bars your drop barring you from going out too."),
+    "hit_spoils_tonk_out": N_("A hit spoiling your tonk out: going out after hitting pays single."),
+    "first_turn_tonk_out": N_("A tonk out on your first turn paying more (double, or four with two new spreads)."),
+    "run_out_pays": N_("A run out (your last card discarded) paying double."),
+    "double_double": N_("Double double: four stakes for a tonk out when the loser's whole hand could be hit."),
+    "boobed": N_("Boobed hands: near the end of the stock, going out does not win."),
+    "drop_when": N_("Dropping at any time in your turn, also after drawing."),
+    "slap": N_("Slapping: anyone may slap a discard that fits a spread on the table."),
 }
 """Each house rule a table can leave out, in one plain sentence: /tonk rules lists those it
 leaves out under "Not played here" (`Rules.describe` says what is played)."""

@@ -11,6 +11,7 @@ from test_bot_e2e import PLAYERS, open_table, play_hand, start_bot, start_table
 
 from cogs.common import NOT_IN_DMS
 from cogs.tonk import NOT_IN_VOICE
+from i18n import ENGLISH
 
 
 def options(command) -> set[str]:
@@ -43,7 +44,7 @@ async def test_the_commands_are_registered_guild_only_and_the_admin_group_for_ma
         await fake.slash_dm("alice", "tonk new")
     for command in ("tonk new", "tonk help", "tonk ledger", "tonk-admin forget"):
         sent = await fake.slash_dm("alice", command, old_client=True)
-        assert await reply_text(sent) == NOT_IN_DMS, command
+        assert await reply_text(sent) == ENGLISH.render(NOT_IN_DMS), command
         assert (await sent.original()).ephemeral
 
 
@@ -52,7 +53,7 @@ async def test_a_voice_channels_chat_is_refused_in_one_line_and_opens_nothing(fa
     fake.guild.add_channel("hangout", type=GUILD_VOICE)
     await start_bot(bot_process, tmp_path)
     sent = await fake.slash("alice", "hangout", "tonk new")
-    assert await reply_text(sent) == NOT_IN_VOICE and (await sent.original()).ephemeral
+    assert await reply_text(sent) == ENGLISH.render(NOT_IN_VOICE) and (await sent.original()).ephemeral
     assert not [m for m in fake.visible("bob", "hangout")]
     # the rest works there (nothing in them needs a table), and the text channel is free as ever
     assert "Tonk" in await reply_text(await fake.slash("alice", "hangout", "tonk help"))

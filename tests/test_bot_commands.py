@@ -35,7 +35,7 @@ async def test_settings_are_for_managers_and_change_new_tables(fake_discord, bot
     assert refused.followups == []
     text = await command_text(fake, "admin", "tonk-admin settings", preset="black company", stake=5, scoring="pushups",
                               turn_timer=30)
-    assert "black company" in text and "5" in text and "pushups" in text and "30 s" in text
+    assert "black company" in text and "5" in text and "push-ups" in text and "30 seconds" in text
     # a new table takes the server's defaults
     sent = await fake.slash("bob", "tonk", "tonk new")
     await ack(sent)
