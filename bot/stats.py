@@ -19,7 +19,7 @@ from bot.store import (TOP_CATEGORIES, Database, Leaderboard, OpponentNet, Playe
                        balance_history,
                        computer_accounts, current_season, display_names, list_seasons, name_season, opponent_flows, player_stats,
                        read_transaction, season_label, season_names, server_stats, top, tournament_record)
-from engine.text import t
+from engine.text import Text, t, tn
 
 CHART_HANDS = 100
 """How many of a player's last hands the balance chart shows."""
@@ -62,7 +62,7 @@ class ServerReport:
 
 @dataclass(frozen=True, slots=True)
 class ChartLine:
-    label: str
+    label: Text
     hands: tuple[int, ...]
     """x: the hand's place among the player's last hands (1 = the oldest shown)."""
     values: tuple[float, ...]
@@ -70,9 +70,11 @@ class ChartLine:
 
 @dataclass(frozen=True, slots=True)
 class ChartData:
-    title: str
-    y_label: str
-    x_label: str
+    """A chart's data; its words are message ids, drawn in the reader's language."""
+
+    title: Text
+    y_label: Text
+    x_label: Text
     lines: tuple[ChartLine, ...]
 
 
@@ -170,16 +172,20 @@ class StatsService:
                     met[other] = met.get(other, 0) + 1
             chosen = sorted(met, key=lambda other: (-met[other], other))[:CHART_OPPONENTS]
             opponent_names = await display_names(session, guild_id=guild_id, accounts=chosen)
-        x_label = f"the last {len(points)} hands" if len(points) > 1 else "the one hand played"
+        x_label = tn("the one hand played", "the last {n} hands", len(points))
         if by == "season":
-            lines: dict[str, tuple[list[int], list[float]]] = {}
+            lines: dict[int, tuple[list[int], list[float]]] = {}
             for x, point in enumerate(points, start=1):
-                label = f"Season {point.season}" + (f": {names[point.season]}" if point.season in names else "")
-                xs, ys = lines.setdefault(label, ([], []))
+                xs, ys = lines.setdefault(point.season, ([], []))
                 xs.append(x)
                 ys.append(point.season_balance)
-            return ChartData(f"{name or account}: season balance", "points", x_label,
-                             tuple(ChartLine(label, tuple(xs), tuple(ys)) for label, (xs, ys) in lines.items()))
+
+            def label(season: int) -> Text:
+                return (t("Season {n}: {name}", n=season, name=names[season]) if season in names
+                        else t("Season {n}", n=season))
+
+            return ChartData(t("{name}: season balance", name=name or account), t("points"), x_label,
+                             tuple(ChartLine(label(season), tuple(xs), tuple(ys)) for season, (xs, ys) in lines.items()))
         chart_lines = []
         for other in chosen:
             running, xs, ys = 0.0, [], []
@@ -188,8 +194,9 @@ class StatsService:
                     running += flows[point.hand_pk][other]
                     xs.append(x)
                     ys.append(running)
-            chart_lines.append(ChartLine(f"vs {opponent_names.get(other, other)}", tuple(xs), tuple(ys)))
-        return ChartData(f"{name or account}: net against opponents", "points", x_label, tuple(chart_lines))
+            chart_lines.append(ChartLine(t("vs {name}", name=opponent_names.get(other, other)), tuple(xs), tuple(ys)))
+        return ChartData(t("{name}: net against opponents", name=name or account), t("points"), x_label,
+                         tuple(chart_lines))
 
 
 def account_of_user(user_id: int) -> str:

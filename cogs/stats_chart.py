@@ -20,8 +20,11 @@ import time
 
 from PIL import Image, ImageDraw
 
+import i18n
 from bot.metrics import METRICS
 from bot.stats import ChartData
+from engine.text import Text, t
+
 from cogs import fonts
 
 WIDTH, HEIGHT = 400, 300
@@ -66,19 +69,23 @@ def nice_ticks(low: float, high: float, *, count: int = 5, integer: bool = False
     return [n * step for n in range(first, last + 1)]
 
 
+def _words(text, lang: i18n.Lang) -> str:
+    return lang.render(text) if isinstance(text, Text) else str(text)
+
+
 def _label(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def balance_png(chart: ChartData, *, server: str) -> bytes:
-    """The chart as PNG bytes, titled with the player and the server's name."""
+def balance_png(chart: ChartData, *, server: str, lang: i18n.Lang = i18n.ENGLISH) -> bytes:
+    """The chart as PNG bytes, titled with the player and the server's name, in `lang`."""
     started = time.perf_counter()
-    png = _balance_png(chart, server=server)
+    png = _balance_png(chart, server=server, lang=lang)
     METRICS.picture("chart", time.perf_counter() - started)
     return png
 
 
-def _balance_png(chart: ChartData, *, server: str) -> bytes:
+def _balance_png(chart: ChartData, *, server: str, lang: i18n.Lang) -> bytes:
     s = SCALE
     image = Image.new("RGB", (WIDTH * s, HEIGHT * s), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -115,7 +122,7 @@ def _balance_png(chart: ChartData, *, server: str) -> bytes:
             draw.ellipse([x - 4 * s, y - 4 * s, x + 4 * s, y + 4 * s], fill=colour)
     # the legend, top left inside the plot, on a box of its own
     room = (right - left) * 2 // 3 - 30 * s  # a legend label's room: two thirds of the plot at most
-    labels = [fonts.shorten(line.label, normal, room) for line in chart.lines]
+    labels = [fonts.shorten(_words(line.label, lang), normal, room) for line in chart.lines]
     if chart.lines:
         widest = max(fonts.text_length(label, normal) for label in labels)
         draw.rectangle([left + 4 * s, top + 4 * s, left + 36 * s + widest, top + (10 + 24 * len(labels)) * s],
@@ -126,13 +133,14 @@ def _balance_png(chart: ChartData, *, server: str) -> bytes:
         draw.rectangle([left + 10 * s, key_y, left + 24 * s, key_y + 12 * s], fill=colour)
         _text(image, (left + 30 * s, key_y + 6 * s), label, normal, FOREGROUND, "lm")
 
-    title = fonts.shorten(f"{chart.title} · {server}", large, (WIDTH - 16) * s)
+    title = fonts.shorten(f"{_words(chart.title, lang)} · {server}", large, (WIDTH - 16) * s)
     _text(image, (8 * s, 28 * s), title, large, FOREGROUND, "ls")
-    _text(image, ((left + right) / 2, (HEIGHT - 8) * s), chart.x_label, normal, FOREGROUND, "ms")
+    _text(image, ((left + right) / 2, (HEIGHT - 8) * s), _words(chart.x_label, lang), normal, FOREGROUND, "ms")
     # the y label, turned a quarter
-    width = fonts.text_length(chart.y_label, normal) + 4 * s
+    y_label = _words(chart.y_label, lang)
+    width = fonts.text_length(y_label, normal) + 4 * s
     label = Image.new("RGB", (width, 26 * s), BACKGROUND)
-    _text(label, (width / 2, 13 * s), chart.y_label, normal, FOREGROUND, "mm")
+    _text(label, (width / 2, 13 * s), y_label, normal, FOREGROUND, "mm")
     label = label.rotate(90, expand=True)
     image.paste(label, (2 * s, int((top + bottom) / 2 - label.height / 2)))
 
@@ -141,18 +149,22 @@ def _balance_png(chart: ChartData, *, server: str) -> bytes:
     return out.getvalue()
 
 
-def describe(chart: ChartData, *, server: str) -> str:
-    """The chart in words, for the attachment's description (screen readers): each line's
-    label, span of hands, where it ends and its lowest and highest points. At most 1024
+def describe(chart: ChartData, *, server: str, lang: i18n.Lang = i18n.ENGLISH) -> str:
+    """The chart in words, for the attachment's description (screen readers), in `lang`: each
+    line's label, span of hands, where it ends and its lowest and highest points. At most 1024
     characters (Discord's limit)."""
-    parts = [f"Chart: {chart.title} · {server}. {chart.y_label} by {chart.x_label.lower()}."]
+    L = lang.render
+    parts = [L(t("Chart: {title} · {server}. {y} by {x}.", title=_words(chart.title, lang), server=server,
+                 y=_words(chart.y_label, lang), x=_words(chart.x_label, lang)))]
     if not chart.lines:
-        parts.append("No hands yet.")
+        parts.append(L(t("No hands yet.")))
     for line in chart.lines:
+        label = _words(line.label, lang)
         if not line.values:
-            parts.append(f"{line.label}: no hands.")
+            parts.append(L(t("{line}: no hands.", line=label)))
             continue
-        parts.append(f"{line.label}: hands {line.hands[0]} to {line.hands[-1]}, ends at {_label(line.values[-1])}, "
-                     f"lowest {_label(min(line.values))}, highest {_label(max(line.values))}.")
+        parts.append(L(t("{line}: hands {first} to {last}, ends at {end}, lowest {low}, highest {high}.", line=label,
+                         first=line.hands[0], last=line.hands[-1], end=_label(line.values[-1]),
+                         low=_label(min(line.values)), high=_label(max(line.values)))))
     text = " ".join(parts)
     return text if len(text) <= 1024 else text[:1023].rsplit(" ", 1)[0] + "…"

@@ -20,6 +20,7 @@ from bot.stats import CHART_BY, StatsService, account_of_user, computer_account
 from engine.text import N_, t
 
 from cogs import stats_chart, stats_render
+from cogs.common import server_lang
 
 CHART_CHOICES = [app_commands.Choice(name=N_("by season"), value="season"),
                  app_commands.Choice(name=N_("by opponent"), value="opponent"),
@@ -59,11 +60,12 @@ async def player(stats: StatsService, interaction: discord.Interaction, *, playe
         await interaction.response.send_message(embed=stats_render.player_embed(report, server=server))
         return
     data = await stats.chart(guild_id=guild_id, account=account, by=chart, name=report.stats.display_name)
-    png = await asyncio.to_thread(stats_chart.balance_png, data, server=server)
+    lang = server_lang(interaction)  # posted for everyone in the channel
+    png = await asyncio.to_thread(stats_chart.balance_png, data, server=server, lang=lang)
     await interaction.response.send_message(
         embed=stats_render.player_embed(report, server=server, chart=True),
         file=discord.File(io.BytesIO(png), filename=stats_render.CHART_FILENAME,
-                          description=stats_chart.describe(data, server=server)),
+                          description=stats_chart.describe(data, server=server, lang=lang)),
     )
 
 

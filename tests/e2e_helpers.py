@@ -110,8 +110,8 @@ async def ack(sent, *, expect: int | None = None) -> int:
     return kind
 
 
-async def open_hand(fake: FakeDiscord, user: str, table_message):
-    sent = await fake.click(user, table_message.button("My hand"))
+async def open_hand(fake: FakeDiscord, user: str, table_message, *, label: str = "My hand"):
+    sent = await fake.click(user, table_message.button(label))
     await ack(sent)
     return await sent.original()
 

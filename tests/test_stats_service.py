@@ -14,6 +14,7 @@ from conftest_store import GUILD, db  # noqa: F401 (db is a fixture)
 from bot.errors import UserError
 from bot.stats import StatsService, rules_name
 from cogs import stats_chart, stats_render
+from i18n import ENGLISH
 
 
 def text_of(embed) -> str:
@@ -79,12 +80,12 @@ async def test_the_chart_by_season_and_by_opponent(played):  # noqa: F811
     service = StatsService(played)
     by_season = await service.chart(guild_id=GUILD, account=ALICE.account, name="Alice")
     # season 1: +2, +4, +4 (void), +8; season 2: +1, +3, +1, -19, -13
-    assert [(line.label, line.hands, line.values) for line in by_season.lines] == [
+    assert [(ENGLISH.render(line.label), line.hands, line.values) for line in by_season.lines] == [
         ("Season 1", (1, 2, 3, 4), (2, 4, 4, 8)),
         ("Season 2", (5, 6, 7, 8, 9), (1, 3, 1, -19, -13)),
     ]
     by_opponent = await service.chart(guild_id=GUILD, account=ALICE.account, by="opponent", hands=5)
-    assert [(line.label, line.values) for line in by_opponent.lines] == [
+    assert [(ENGLISH.render(line.label), line.values) for line in by_opponent.lines] == [
         ("vs Goblin", (1, 2, 0, -10, -10)),
         ("vs Bob", (1, 1, -9, -3)),
         ("vs Cleo", (0,)),
