@@ -754,9 +754,11 @@ def describe_table(picture: TablePicture) -> str:
         def words(s: SpreadPicture) -> str:
             return spread_name(s.cards, s.wild) if lang is i18n.ENGLISH else cards_words(s.cards, s.wild, lang)
 
-        parts.append(L(t("Spreads: {spreads}.", spreads="; ".join(
-            L(t("spread {n} of {owner}: {cards}", n=i, owner=s.owner, cards=words(s)))
-            for i, s in enumerate(picture.spreads, 1)))))
+        def spread(i: int, s: SpreadPicture) -> str:
+            return L(t("spread {n} of {owner}: {cards}", n=i, owner=s.owner, cards=words(s)))
+
+        listed = "; ".join(spread(i, s) for i, s in enumerate(picture.spreads, 1))
+        parts.append(L(t("Spreads: {spreads}.", spreads=listed)))
     else:
         parts.append(L(t("No spreads yet.")))
     if picture.stock is not None:

@@ -20,7 +20,7 @@ from bot.sidebets import SIDE_BET_NAMES, PublicSideBet, side_bets_words
 from bot.table import SLAP_DISCARD, OutcomeKind, PublicTable, Scoring, SeatKind, Status
 from engine import PRESET_NAMES, Card, Discard, Hit, Rules, SeatView, Spread, Swap, names, sorted_hand, spread_name
 from engine.cards import Suit
-from engine.text import Text, t, tc, tn
+from engine.text import Said, Text, t, tc, tn
 from engine.help import (OPTION_GROUPS, OPTIONS, card_values, not_played, option_in_force, option_words, plural,
                          points, rules_label)
 from engine.view import PublicEvent, PublicSpread
@@ -230,6 +230,11 @@ def shown_rules(table) -> Rules:
     return replace(table.rules, scoring=table.scoring.value)
 
 
+def said_words(text: "Text | str", lang: Lang = ENGLISH) -> str:
+    """The engine's words of an option (`Said`, Text or a marked constant) in the reader's language."""
+    return _word(lang, text)
+
+
 def rules_menus(t_id: int, rules: Rules, *, lang: Lang = ENGLISH) -> list[discord.ui.Item[Any]]:
     """The host's menus in the lobby: a preset, or one option of each group (its value next)."""
     L = lang.render
@@ -240,26 +245,32 @@ def rules_menus(t_id: int, rules: Rules, *, lang: Lang = ENGLISH) -> list[discor
                              default=exact and name == preset)
         for name in PRESET_NAMES
     ], row=2)]
+    placeholders = (t("Host: change the standard rules…"), t("Host: change house rules…"))
     for row, (group, options) in enumerate(OPTION_GROUPS, start=3):
-        items.append(menu(t_id, Verb.RULE, f"Host: change {group.split(' (')[0].lower()}…", [
-            discord.SelectOption(label=title[:100], value=key, description=option_words(rules, key)[:100])
+        items.append(menu(t_id, Verb.RULE, L(placeholders[min(row - 3, 1)]), [
+            discord.SelectOption(label=_word(lang, title)[:100], value=key,
+                                 description=_word(lang, option_words(rules, key))[:100])
             for key, title, _ in options
         ], version=row, row=row))
     return items
 
 
-def rule_choice_message(t: int, key: str, rules: Rules, done: str = "") -> dict[str, Any]:
+def rule_choice_message(table_id: int, key: str, rules: Rules, done: str = "", *,
+                        lang: Lang = ENGLISH) -> dict[str, Any]:
     """The host's second step: the values of one option, the one in force marked (a low instant
     hand's highest count in a menu of its own). `done` says what the last pick changed."""
     title, choices = OPTIONS[key]
-    now = option_words(rules, key)
+    title = _word(lang, title)
+    now = _word(lang, option_words(rules, key))
     counts = [c for c in choices if c[0].startswith("max:")]
     menus = [(None, title, [c for c in choices if c not in counts])]
     if counts:
-        menus.append((1, "Highest count", counts))
-    return {"content": f"{done}**{title}**: now {now}. Choose what it should be:", "view": view_of(*(
-        menu(t, Verb.SET, placeholder[:100], [
-            discord.SelectOption(label=words[:100], value=f"{key}={code}", default=option_in_force(rules, key, code))
+        menus.append((1, lang.render(t("Highest count")), counts))
+    content = done + lang.render(t("**{option}**: now {value}. Choose what it should be:", option=title, value=now))
+    return {"content": content, "view": view_of(*(
+        menu(table_id, Verb.SET, placeholder[:100], [
+            discord.SelectOption(label=_word(lang, words)[:100], value=f"{key}={code}",
+                                 default=option_in_force(rules, key, code))
             for code, words, _ in picks
         ], version=version) for version, placeholder, picks in menus))}
 
@@ -928,7 +939,10 @@ def review_embed(hand_id: str, text: str, *, lang: Lang = ENGLISH) -> discord.Em
 
 
 def _word(lang: Lang, text: "Text | str") -> str:
-    """A Text, or a constant the engine marks for the catalogue (N_), in the reader's language."""
+    """A Text, the engine's words that carry one (`Said`), or a constant it marks for the catalogue
+    (N_), in the reader's language."""
+    if isinstance(text, Said):
+        return lang.render(text.text)
     return lang.render(text) if isinstance(text, Text) else lang.gettext(text)
 
 
@@ -937,7 +951,7 @@ def rules_embed(rules: Rules, title: "Text | str", *, lang: Lang = ENGLISH) -> d
     L = lang.render
     embed = discord.Embed(title=_word(lang, title)[:256], colour=COLOUR_LOBBY,
                           description="\n".join(f"• {L(line)}" for line in rules.describe())[:4096])
-    add_lines_fields(embed, L(t("Not played here")), [f"• {_word(lang, line)}" for line in not_played(rules)])
+    add_lines_fields(embed, L(t("Not played here")), [f"• {_word(lang, line)}" for line in not_played(rules)], lang=lang)
     embed.set_footer(text=L(t("Cards: {values}. Low count is good.", values=L(card_values(rules)))))
     return embed
 
@@ -970,10 +984,13 @@ def ledger_embed(rows, mine, *, mode: str, season: int, guild_name: str, lang: L
     def score(row) -> str:
         return pushups_words(row.pushups, lang) if pushups else points_words(row.balance, lang, sign=True)
 
-    lines = [L(t("**{rank}.** {name}: {score} · {hands}, {wins}", rank=row.rank, name=row.display_name,
-                 score=score(row), hands=L(tn("{n} hand", "{n} hands", row.hands)),
-                 wins=L(tn("{n} win", "{n} wins", row.wins))))
-             for row in rows]
+    def line(row) -> str:
+        hands = L(tn("{n} hand", "{n} hands", row.hands))
+        wins = L(tn("{n} win", "{n} wins", row.wins))
+        return L(t("**{rank}.** {name}: {score} · {hands}, {wins}", rank=row.rank, name=row.display_name,
+                   score=score(row), hands=hands, wins=wins))
+
+    lines = [line(row) for row in rows]
     embed = discord.Embed(title=title[:256], description="\n".join(lines)[:4096], colour=COLOUR_LOBBY)
     if mine is not None and all(r.account != mine.account for r in rows):
         embed.add_field(name=L(t("Your place")), value=f"**{mine.rank}.** {mine.display_name}: {score(mine)}",

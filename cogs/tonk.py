@@ -253,7 +253,7 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         where = (t("Under the house rules of table {id} in this channel", id=house.table_id)
                  if house.table_id is not None else t("Under this server's default rules"))
         sections = help_sections(house.rules, stake=house.stake)
-        bot = bot_help.bot_help_embed(house.rules, turn_timer=house.turn_timer)
+        bot = bot_help.bot_help_embed(house.rules, turn_timer=house.turn_timer, lang=reader_lang(interaction))
         await interaction.response.send_message(**render.help_message(sections, where, house.rules, bot,
                                                                       lang=reader_lang(interaction)),
                                                 ephemeral=True)
@@ -533,7 +533,8 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         table = await self.service.rules_to_change(click.table_id, person_of(interaction))
         if click.value not in OPTIONS:
             raise UserError(t("There is no such house rule."))
-        choice = render.rule_choice_message(table.id, click.value, render.shown_rules(table))
+        choice = render.rule_choice_message(table.id, click.value, render.shown_rules(table),
+                                            lang=reader_lang(interaction))
         await reply_of(interaction).send(**choice, ephemeral=True)
 
     async def _set_rule(self, interaction: discord.Interaction, click: Click) -> None:
@@ -542,9 +543,11 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         command = click.command(person)
         key = command.key  # type: ignore[attr-defined]
         table = await self.service.apply(click.table_id, person, command)
-        done = f"Done: **{OPTIONS[key][0]}** is now {option_words(table.rules, key)}."
+        lang = reader_lang(interaction)
+        done = lang.render(t("Done: **{option}** is now {value}.", option=render.said_words(OPTIONS[key][0], lang),
+                             value=render.said_words(option_words(table.rules, key), lang)))
         if key.startswith("instant_hands:"):  # a low hand has two menus: both stay for the other pick
-            choice = render.rule_choice_message(table.id, key, render.shown_rules(table), done=done + "\n")
+            choice = render.rule_choice_message(table.id, key, render.shown_rules(table), done=done + "\n", lang=lang)
             await reply_of(interaction).edit(**choice)
         else:
             await reply_of(interaction).edit(content=done, view=None)

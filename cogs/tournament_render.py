@@ -187,8 +187,8 @@ def end_question(tournament: Tournament, lang: i18n.Lang) -> dict[str, Any]:
 def winner_text(tournament: Tournament) -> Text:
     standings = tournament.standings()
     podium = [s.name for s in standings[:3]]
-    return t("🏆 {name} wins the tournament! Places: {podium}.", name=podium[0], podium=and_list(
-        [t("{place}. {name}", place=i + 1, name=n) for i, n in enumerate(podium)]))
+    places = [t("{place}. {name}", place=i + 1, name=n) for i, n in enumerate(podium)]
+    return t("🏆 {name} wins the tournament! Places: {podium}.", name=podium[0], podium=and_list(places))
 
 
 def history_embed(tournaments: list[Tournament], lang: i18n.Lang) -> discord.Embed:

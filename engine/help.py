@@ -21,7 +21,7 @@ from .outcome import (
     settle_stock_out,
 )
 from .rules import INSTANT_KINDS, InstantHand, Rules
-from .text import N_, Text, lines, t, tn
+from .text import N_, Text, lines, said, t, tn
 
 # The caught-drop example: you drop with 10 at a table of four; the others hold these.
 CAUGHT_EXAMPLE = (10, 8, 10, 20)
@@ -243,10 +243,10 @@ def _on_off(on: str, off: str) -> tuple:
 
 
 INSTANT_TITLES = {
-    "50": "Instant hand: a count of 50", "49": "Instant hand: a count of 49",
-    "47": "Instant hand: a count of 47", "41": "Instant hand: a count of 41",
-    "low": "Instant hand: a low count", "all_faces": "Instant hand: all face cards",
-    "all_tens_and_faces": "Instant hand: all tens and face cards",
+    "50": said(t("Instant hand: a count of 50")), "49": said(t("Instant hand: a count of 49")),
+    "47": said(t("Instant hand: a count of 47")), "41": said(t("Instant hand: a count of 41")),
+    "low": said(t("Instant hand: a low count")), "all_faces": said(t("Instant hand: all face cards")),
+    "all_tens_and_faces": said(t("Instant hand: all tens and face cards")),
 }
 """Each instant hand of RULE_KEYS.md's `instant_hands`, set one by one (`instant_hands:KIND`)."""
 assert tuple(INSTANT_TITLES) == INSTANT_KINDS
@@ -254,98 +254,101 @@ LOW_MAX = range(9, 16)
 
 
 def _instant_words(pays: int, when: str) -> str:
-    return f"wins {stakes(pays)} from each player " + ("on the deal" if when == "deal" else
-                                                       "when claimed at the start of your first turn")
+    if when == "deal":
+        return said(tn("wins {n} stake from each player on the deal", "wins {n} stakes from each player on the deal",
+                       pays))
+    return said(tn("wins {n} stake from each player when claimed at the start of your first turn",
+                   "wins {n} stakes from each player when claimed at the start of your first turn", pays))
 
 
 def _instant_choices(kind: str) -> tuple:
     """Off, or what the hand pays and when (and for a low hand, its highest count: `max:N`)."""
     paid = tuple((f"{pays}:{when}", _instant_words(pays, when), (pays, when))
                  for when in ("deal", "turn") for pays in (1, 2, 3, 4))
-    most = tuple((f"max:{n}", f"a count of {n} or less", ("max", n)) for n in LOW_MAX) if kind == "low" else ()
-    return (("off", "not played", None),) + paid + most
+    most = tuple((f"max:{n}", said(t("a count of {n} or less", n=n)), ("max", n)) for n in LOW_MAX) if kind == "low" else ()
+    return (("off", said(t("not played")), None),) + paid + most
 
 
 OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
-    ("The standard rules (RULES.md section 7)", (
-        ("hand_size", "Cards dealt to each player", tuple((str(n), f"{n} cards", n) for n in range(3, 13))),
-        ("deck", "Deck", (("52", "52 cards", 52), ("40", "40 cards (no 8s, 9s or 10s)", 40))),
-        ("jokers", "Jokers in the deck", tuple((str(n), f"{n} joker{'' if n == 1 else 's'}" if n else "no jokers", n)
+    (said(t("The standard rules (RULES.md section 7)")), (
+        ("hand_size", said(t("Cards dealt to each player")), tuple((str(n), said(tn("{n} card", said(t("{n} cards")), n)), n) for n in range(3, 13))),
+        ("deck", said(t("Deck")), (("52", said(t("52 cards")), 52), ("40", said(t("40 cards (no 8s, 9s or 10s)")), 40))),
+        ("jokers", said(t("Jokers in the deck")), tuple((str(n), said(tn("{n} joker", said(t("{n} jokers")), n)) if n else said(t("no jokers")), n)
                                                for n in range(5))),
-        ("upcard", "Upcard", _on_off("an upcard starts the discard pile", "no upcard: the first player draws")),
-        ("waiting", "Waiting", _on_off("a new spread or a hit on it bars your drop for a while",
-                                       "no waiting: drop at any turn")),
-        ("spread_wait", "Waiting after a new spread", tuple((str(n), plural(n, "turn"), n) for n in range(10))),
-        ("hit_wait", "Waiting after a hit on your spreads", tuple((str(n), plural(n, "turn"), n) for n in range(10))),
-        ("hit_wait_cap", "Waiting from hits", _on_off("at most one turn a round, however many hits",
-                                                       "each hit adds its turns")),
-        ("hit_books", "Hits on books", _on_off("books and runs may be hit", "runs only")),
-        ("tonk_out_pays", "What a tonk out pays", (("double", "double", "double"),
-                                                   ("second_spread", "double only with a second new spread",
+        ("upcard", said(t("Upcard")), _on_off(said(t("an upcard starts the discard pile")), said(t("no upcard: the first player draws")))),
+        ("waiting", said(t("Waiting")), _on_off(said(t("a new spread or a hit on it bars your drop for a while")),
+                                       said(t("no waiting: drop at any turn")))),
+        ("spread_wait", said(t("Waiting after a new spread")), tuple((str(n), said(tn("{n} turn", said(t("{n} turns")), n)), n) for n in range(10))),
+        ("hit_wait", said(t("Waiting after a hit on your spreads")), tuple((str(n), said(tn("{n} turn", said(t("{n} turns")), n)), n) for n in range(10))),
+        ("hit_wait_cap", said(t("Waiting from hits")), _on_off(said(t("at most one turn a round, however many hits")),
+                                                       said(t("each hit adds its turns")))),
+        ("hit_books", said(t("Hits on books")), _on_off(said(t("books and runs may be hit")), said(t("runs only")))),
+        ("tonk_out_pays", said(t("What a tonk out pays")), (("double", said(t("double")), "double"),
+                                                   ("second_spread", said(t("double only with a second new spread")),
                                                     "second_spread"),
-                                                   ("single", "single", "single"))),
-        ("instant_high", "A high count on the deal", (("49_50", "49 or 50 wins double", "49_50"),
-                                                      ("50_over_49", "50 double, 49 single", "50_over_49"),
-                                                      ("off", "no instant win for a high count", "off"))),
-        ("instant_low", "A low count on the deal", (("0", "no instant win for a low count", 0),)
-         + tuple((str(n), f"{n} or less wins double", n) for n in range(9, 16))),
-        ("instant_low_triple", "A count of 9 or less on the deal", _on_off("wins triple", "wins double")),
-        ("instant_conflict", "Two instant winners on the deal", (
-            ("void", "the hand is void", "void"),
-            ("low_beats_high", "the best wins (low beats 50 beats 49)", "low_beats_high"),
-            ("high_beats_low", "the best wins (50 beats 49 beats low)", "high_beats_low"),
-            ("first_from_left", "the one nearest the dealer's left", "first_from_left"),
-            ("all_paid", "each is paid by the others", "all_paid"))),
-        ("instant_tie", "Equal best instant hands", (("left", "the one nearest the dealer's left wins", "left"),
-                                                    ("void", "the hand is void", "void"))),
-        ("caught_pays", "What a caught drop pays", (
-            ("standard", "double to those at or under the count, single to the low player", "standard"),
-            ("low_collects", "the low player collects double and single", "low_collects"),
-            ("dropper_pays_all", "one stake per player, to the low player", "dropper_pays_all"),
-            ("equal_or_lower", "single to each at or under the count", "equal_or_lower"),
-            ("double_to_all", "double to every other player", "double_to_all"),
-            ("five_to_low", "5 stakes to the low player", "five_to_low"),
-            ("per_player", "2 stakes per player to each low player", "per_player"),
-            ("catchers_only", "only those who caught the drop are paid", "catchers_only"))),
-        ("catchers_stakes", "What each catcher gets (catchers only)", (("2", "2 stakes", 2), ("4", "4 stakes", 4))),
-        ("stock_out", "An empty stock", (("lowest_wins", "the lowest count wins single", "lowest_wins"),
-                                          ("dead_hand", "a dead hand: nobody pays", "dead_hand"),
-                                          ("reshuffle", "the discard pile becomes a new stock", "reshuffle"))),
-        ("scoring", "Scoring", (("stakes", "stakes (zero-sum points)", "stakes"),
-                                ("pushups", "push-ups (low is good)", "pushups"))),
+                                                   ("single", said(t("single")), "single"))),
+        ("instant_high", said(t("A high count on the deal")), (("49_50", said(t("49 or 50 wins double")), "49_50"),
+                                                      ("50_over_49", said(t("50 double, 49 single")), "50_over_49"),
+                                                      ("off", said(t("no instant win for a high count")), "off"))),
+        ("instant_low", said(t("A low count on the deal")), (("0", said(t("no instant win for a low count")), 0),)
+         + tuple((str(n), said(t("{n} or less wins double", n=n)), n) for n in range(9, 16))),
+        ("instant_low_triple", said(t("A count of 9 or less on the deal")), _on_off(said(t("wins triple")), said(t("wins double")))),
+        ("instant_conflict", said(t("Two instant winners on the deal")), (
+            ("void", said(t("the hand is void")), "void"),
+            ("low_beats_high", said(t("the best wins (low beats 50 beats 49)")), "low_beats_high"),
+            ("high_beats_low", said(t("the best wins (50 beats 49 beats low)")), "high_beats_low"),
+            ("first_from_left", said(t("the one nearest the dealer's left")), "first_from_left"),
+            ("all_paid", said(t("each is paid by the others")), "all_paid"))),
+        ("instant_tie", said(t("Equal best instant hands")), (("left", said(t("the one nearest the dealer's left wins")), "left"),
+                                                    ("void", said(t("the hand is void")), "void"))),
+        ("caught_pays", said(t("What a caught drop pays")), (
+            ("standard", said(t("double to those at or under the count, single to the low player")), "standard"),
+            ("low_collects", said(t("the low player collects double and single")), "low_collects"),
+            ("dropper_pays_all", said(t("one stake per player, to the low player")), "dropper_pays_all"),
+            ("equal_or_lower", said(t("single to each at or under the count")), "equal_or_lower"),
+            ("double_to_all", said(t("double to every other player")), "double_to_all"),
+            ("five_to_low", said(t("5 stakes to the low player")), "five_to_low"),
+            ("per_player", said(t("2 stakes per player to each low player")), "per_player"),
+            ("catchers_only", said(t("only those who caught the drop are paid")), "catchers_only"))),
+        ("catchers_stakes", said(t("What each catcher gets (catchers only)")), (("2", said(t("2 stakes")), 2), ("4", said(t("4 stakes")), 4))),
+        ("stock_out", said(t("An empty stock")), (("lowest_wins", said(t("the lowest count wins single")), "lowest_wins"),
+                                          ("dead_hand", said(t("a dead hand: nobody pays")), "dead_hand"),
+                                          ("reshuffle", said(t("the discard pile becomes a new stock")), "reshuffle"))),
+        ("scoring", said(t("Scoring")), (("stakes", said(t("stakes (zero-sum points)")), "stakes"),
+                                ("pushups", said(t("push-ups (low is good)")), "pushups"))),
     )),
-    ("House rules (RULES.md section 9)", (
-        ("face_values", "Face cards count", (("ten", "10 each", "ten"), ("ranked", "J 11, Q 12, K 13", "ranked"))),
-        ("ace_in_runs", "The ace in runs", (("low", "low only (A-2-3)", "low"),
-                                            ("low_or_high", "low or high (A-2-3 or Q-K-A)", "low_or_high"))),
-        ("wild_cards", "Wild cards", (("none", "none", "none"), ("jokers", "jokers", "jokers"),
-                                      ("deuces_and_jokers", "deuces and jokers", "deuces_and_jokers"))),
-        ("wild_swap", "Wild swap", _on_off("swap a natural card for a wild card on the table", "no swapping")),
-        ("must_spread", "Must spread", (("off", "you may hold spreads", "off"),
-                                        ("on", "lay every spread you can before you discard", "on"),
-                                        ("on_but_three_aces", "lay every spread but three aces", "on_but_three_aces"))),
-        ("hits_per_turn", "Hits a turn", (("0", "as many as you like", 0), ("1", "at most one", 1))),
-        ("hit_ends_turn", "A hit ends the turn", _on_off("a hit ends your turn (no discard)", "hit, then discard")),
-        ("take_must_be_used", "Taking the discard", _on_off("only to spread or hit with it at once",
-                                                            "take it for any reason")),
-        ("hit_bars_going_out", "A hit bars going out", _on_off("on a turn a hit bars your drop, you cannot go out",
-                                                               "off")),
-        ("hit_spoils_tonk_out", "Hitting spoils a tonk out", _on_off("once you have hit, going out pays single",
-                                                                     "off")),
-        ("first_turn_tonk_out", "A tonk out on your first turn", (
-            ("as_tonk_out", "pays as any tonk out", "as_tonk_out"),
-            ("double_then_single", "double; later ones single", "double_then_single"),
-            ("quadruple_two_spreads", "four stakes with two new spreads", "quadruple_two_spreads"))),
-        ("run_out_pays", "What a run out pays", (("single", "single", "single"), ("double", "double", "double"))),
-        ("double_double", "Double double (two players)", _on_off("four stakes when the loser's hand could all be hit",
-                                                                 "off")),
-        ("boobed", "Boobed hands", _on_off("near the end of the stock, going out does not win", "off")),
-        ("drop_when", "When you may drop", (("start_of_turn", "at the start of your turn", "start_of_turn"),
-                                            ("any_time", "any time in your turn", "any_time"))),
-        ("slap", "Slapping", (("off", "no slapping", "off"),
-                              ("first_to_slap", "anyone may slap a fitting discard: the first slap wins",
+    (said(t("House rules (RULES.md section 9)")), (
+        ("face_values", said(t("Face cards count")), (("ten", said(t("10 each")), "ten"), ("ranked", said(t("J 11, Q 12, K 13")), "ranked"))),
+        ("ace_in_runs", said(t("The ace in runs")), (("low", said(t("low only (A-2-3)")), "low"),
+                                            ("low_or_high", said(t("low or high (A-2-3 or Q-K-A)")), "low_or_high"))),
+        ("wild_cards", said(t("Wild cards")), (("none", said(t("none")), "none"), ("jokers", said(t("jokers")), "jokers"),
+                                      ("deuces_and_jokers", said(t("deuces and jokers")), "deuces_and_jokers"))),
+        ("wild_swap", said(t("Wild swap")), _on_off(said(t("swap a natural card for a wild card on the table")), said(t("no swapping")))),
+        ("must_spread", said(t("Must spread")), (("off", said(t("you may hold spreads")), "off"),
+                                        ("on", said(t("lay every spread you can before you discard")), "on"),
+                                        ("on_but_three_aces", said(t("lay every spread but three aces")), "on_but_three_aces"))),
+        ("hits_per_turn", said(t("Hits a turn")), (("0", said(t("as many as you like")), 0), ("1", said(t("at most one")), 1))),
+        ("hit_ends_turn", said(t("A hit ends the turn")), _on_off(said(t("a hit ends your turn (no discard)")), said(t("hit, then discard")))),
+        ("take_must_be_used", said(t("Taking the discard")), _on_off(said(t("only to spread or hit with it at once")),
+                                                            said(t("take it for any reason")))),
+        ("hit_bars_going_out", said(t("A hit bars going out")), _on_off(said(t("on a turn a hit bars your drop, you cannot go out")),
+                                                               said(t("off")))),
+        ("hit_spoils_tonk_out", said(t("Hitting spoils a tonk out")), _on_off(said(t("once you have hit, going out pays single")),
+                                                                     said(t("off")))),
+        ("first_turn_tonk_out", said(t("A tonk out on your first turn")), (
+            ("as_tonk_out", said(t("pays as any tonk out")), "as_tonk_out"),
+            ("double_then_single", said(t("double; later ones single")), "double_then_single"),
+            ("quadruple_two_spreads", said(t("four stakes with two new spreads")), "quadruple_two_spreads"))),
+        ("run_out_pays", said(t("What a run out pays")), (("single", said(t("single")), "single"), ("double", said(t("double")), "double"))),
+        ("double_double", said(t("Double double (two players)")), _on_off(said(t("four stakes when the loser's hand could all be hit")),
+                                                                 said(t("off")))),
+        ("boobed", said(t("Boobed hands")), _on_off(said(t("near the end of the stock, going out does not win")), said(t("off")))),
+        ("drop_when", said(t("When you may drop")), (("start_of_turn", said(t("at the start of your turn")), "start_of_turn"),
+                                            ("any_time", said(t("any time in your turn")), "any_time"))),
+        ("slap", said(t("Slapping")), (("off", said(t("no slapping")), "off"),
+                              ("first_to_slap", said(t("anyone may slap a fitting discard: the first slap wins")),
                                "first_to_slap"),
-                              ("next_player_first", "anyone may slap; the next player's slap wins",
+                              ("next_player_first", said(t("anyone may slap; the next player's slap wins")),
                                "next_player_first"))),
         *(("instant_hands:" + kind, title, _instant_choices(kind)) for kind, title in INSTANT_TITLES.items()),
     )),
@@ -393,10 +396,12 @@ def option_words(rules: Rules, key: str) -> str:
     if kind:
         hand = _instant_of(rules, kind)
         if hand is None:
-            return "not played"
-        return _instant_words(hand.pays, hand.when) + (f", a count of {hand.max} or less" if kind == "low" else "")
+            return said(t("not played"))
+        if kind == "low":
+            return said(t("{pays}, a count of {n} or less", pays=_instant_words(hand.pays, hand.when).text, n=hand.max))
+        return _instant_words(hand.pays, hand.when)
     if base in SECTION_7_INSTANTS and rules.instant_hands is not None:
-        return "set by the instant hands one by one"
+        return said(t("set by the instant hands one by one"))
     now = getattr(rules, key)
     return next((words for _, words, typed in choices if typed == now and type(typed) is type(now)), str(now))
 

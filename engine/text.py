@@ -40,6 +40,25 @@ class Text:
     __radd__ = __add__
 
 
+class Said(str):
+    """English words that carry their message id: a `str` (so the code that joins, compares or
+    hashes them is unchanged), and `text`, which an edge renders in its reader's language. For the
+    engine's tables of words (the options a host may set) where a `Text` cannot stand."""
+
+    text: Text
+
+    def __new__(cls, text: Text) -> "Said":
+        from i18n import ENGLISH
+
+        said = super().__new__(cls, ENGLISH.render(text))
+        said.text = text
+        return said
+
+
+def said(text: Text) -> Said:
+    return Said(text)
+
+
 def t(msgid: str, /, **params: Any) -> Text:
     return Text(msgid, params)
 
