@@ -66,7 +66,9 @@ async def test_metrics_agree_with_what_discord_saw(fake_discord, bot_process, tm
     await start_table(fake, table)
     await play_hand(fake, table, ["alice", "bob", "carol"])
     await fake.wait_for(lambda: "Next hand" in [b.label for b in table.buttons], what="the showdown")
-    await fake.wait_for(lambda: (tmp_path / "health").exists(), timeout=20, what="the health file")
+    # written every 10 s: the first write may come before the gateway's READY
+    await fake.wait_for(lambda: (tmp_path / "health").exists() and '"gateway": true' in (tmp_path / "health").read_text(),
+                        timeout=30, what="the health file with the gateway connected")
 
     # the sampler runs every second: a scrape after it shows the table between hands
     metrics: dict[str, list] = {}
