@@ -681,6 +681,84 @@ def _render_hand_cached(picture: HandPicture) -> Picture:
     return canvas.png(describe_hand(picture))
 
 
+# ---------------------------------------------------------------------------- a tournament's standings
+
+STANDING_ROWS = 10
+"""The rows a standings picture draws (the embed lists everyone)."""
+PODIUM = {1: (150, 90), 2: (20, 60), 3: (280, 40)}
+"""Each podium place's block: its left edge and its height (first in the middle, tallest)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsPicture:
+    """A tournament's standings as everyone may see them: (place, name, points, hands won, out)."""
+
+    rows: tuple[tuple[int, str, int, int, bool], ...]
+    title: str = ""
+    podium: bool = False
+    """The tournament is over: the first three on a podium above the table."""
+    lang: str = ""
+
+    def __post_init__(self) -> None:
+        _tuples(self, "rows")
+
+
+def render_standings(picture: StandingsPicture) -> Picture:
+    return _timed("standings", _render_standings_cached, picture)
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _render_standings_cached(picture: StandingsPicture) -> Picture:
+    lang = _lang(picture)
+    rows = picture.rows[:STANDING_ROWS]
+    podium_h = 40 + 90 + NAME_LINE if picture.podium and rows else 0
+    width = TABLE_WIDTH
+    height = MARGIN + NAME_LINE + 6 + podium_h + LINE * max(1, len(rows)) + MARGIN + 4
+    canvas = _Canvas(width, height)
+    canvas.text((MARGIN + 4, MARGIN), fit(picture.title, NAME, width - 2 * MARGIN - 8), NAME, GOLD)
+    y = MARGIN + NAME_LINE + 6
+    if podium_h:
+        base = y + podium_h - 6
+        for place, name, points, _, _ in rows[:3]:
+            if place not in PODIUM:
+                continue
+            x, h = PODIUM[place]
+            w = 100
+            colour = GOLD if place == 1 else PANEL_EDGE
+            canvas.draw.rounded_rectangle([x, base - h, x + w, base], radius=6, fill=colour)
+            canvas.text((x + w / 2, base - h / 2), str(place), NAME, PANEL if place == 1 else TEXT, "mm")
+            canvas.text((x + w / 2, base - h - 4), fit(name, LABEL, w + 16), LABEL, TEXT, "md")
+        y += podium_h
+    if not rows:
+        canvas.text((MARGIN + 4, y), lang.render(t("Nobody has played yet")), LABEL, MUTED)
+    for place, name, points, won, out in rows:
+        colour = MUTED if out else TEXT
+        canvas.text((MARGIN + 30, y), f"{place}.", LABEL, colour, "ra")
+        score = lang.render(tn("{n} point", "{n} points", points, n=signed(points)))
+        score_w = canvas.text((width - MARGIN - 6, y), score, LABEL, PLUS if points > 0 else MINUS if points < 0
+                              else colour, "ra")
+        canvas.text((MARGIN + 38, y), fit(name, LABEL, width - 2 * MARGIN - 52 - score_w), LABEL, colour)
+        y += LINE
+    return canvas.png(describe_standings(picture))
+
+
+def describe_standings(picture: StandingsPicture) -> str:
+    """The standings picture in words, in its language: the title, then each place drawn."""
+    lang = _lang(picture)
+    L = lang.render
+    head = L(t("Podium picture: {title}.", title=picture.title)) if picture.podium \
+        else L(t("Standings picture: {title}.", title=picture.title))
+
+    def row(place: int, name: str, points: int, won: int, out: bool) -> str:
+        score = L(tn("{n} point", "{n} points", points, n=signed(points)))
+        hands = L(tn("{n} hand won", "{n} hands won", won))
+        words = L(t("{place}. {name}: {score}, {hands}", place=place, name=name, score=score, hands=hands))
+        return words + (", " + L(t("out")) if out else "")
+
+    listed = "; ".join(row(*r) for r in picture.rows[:STANDING_ROWS])
+    return _within([head, listed + "." if listed else L(t("Nobody has played yet."))])
+
+
 # ---------------------------------------------------------------------------- in words (alt text)
 
 ALT_LIMIT = 1024
@@ -795,6 +873,7 @@ def describe_hand(picture: HandPicture) -> str:
 
 def clear_cache() -> None:
     """Forget every cached picture (the benchmark measures cold renders with it)."""
+    _render_standings_cached.cache_clear()
     _render_table_cached.cache_clear()
     _render_hand_cached.cache_clear()
 

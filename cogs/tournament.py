@@ -346,8 +346,10 @@ class TournamentCommands:
         for seated in tournament.current.tables if tournament.current else ():
             if seated.table_id is not None:
                 tables[seated.table_id] = self.service.newest(seated.table_id)  # type: ignore[attr-defined]
-        await interaction.response.send_message(embed=looks.standings_embed(tournament, lang, tables, everyone=True),
-                                                ephemeral=True)
+        message = looks.with_standings_picture({"embed": looks.standings_embed(tournament, lang, tables, everyone=True)},
+                                               tournament, lang)
+        files = message.pop("attachments", None)
+        await interaction.response.send_message(**message, **({"files": files} if files else {}), ephemeral=True)
 
     @tournament_group.command(name="end", description=N_("End this channel's tournament (the organiser; asks first)"))
     async def tournament_end(self, interaction: discord.Interaction) -> None:

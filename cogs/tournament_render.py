@@ -4,6 +4,7 @@ catalogues (`engine.text` marks it, `i18n.Lang` renders it in the reader's langu
 
 from __future__ import annotations
 
+import io
 import re
 from typing import Any
 
@@ -15,9 +16,12 @@ from bot.table import Status, Table
 from bot.tournament import Format, Stage, Standing, Tournament
 from engine.text import Text, t, tc, tn
 
+from cogs import pictures
+
 PREFIX = "tonkt"
 TEMPLATE = re.compile(rf"{PREFIX}:(?P<id>\d+):(?P<verb>join|leave|start|next|endnow|keep)")
 COLOUR = discord.Colour.dark_gold()
+STANDINGS_FILE = "standings.png"
 SHOWN = 16
 """Standings lines shown in the channel message (the private standings show everyone)."""
 
@@ -156,10 +160,30 @@ def view_of(*items: discord.ui.Item[Any]) -> discord.ui.View:
     return view
 
 
+def standings_picture(tournament: Tournament, lang: i18n.Lang) -> pictures.Picture | None:
+    """The standings drawn (a podium above them once it is over); None at the sign-up."""
+    if tournament.stage is Stage.SIGNUP:
+        return None
+    finished = tournament.stage is Stage.FINISHED
+    rows = tuple((s.place, s.name, s.points, s.hands_won, s.out or s.withdrawn) for s in tournament.standings())
+    return pictures.render_standings(pictures.StandingsPicture(
+        rows, title=lang.render(_title(tournament)), podium=finished and bool(rows),
+        lang="" if lang is i18n.ENGLISH else lang.locale))
+
+
+def with_standings_picture(message: dict[str, Any], tournament: Tournament, lang: i18n.Lang) -> dict[str, Any]:
+    picture = standings_picture(tournament, lang)
+    if picture is not None:
+        message["attachments"] = [discord.File(io.BytesIO(picture.png), filename=STANDINGS_FILE,
+                                               description=picture.alt or None)]
+        message["embed"].set_image(url=f"attachment://{STANDINGS_FILE}")
+    return message
+
+
 def standings_message(tournament: Tournament, lang: i18n.Lang,
                       tables: dict[int, Table | None] | None = None) -> dict[str, Any]:
     """The channel's message: sign-ups with Join, Leave and Start; then the standings, with Next
-    round between rounds; no buttons once it is over."""
+    round between rounds, and their picture; no buttons once it is over."""
     embed = standings_embed(tournament, lang, tables)
     if tournament.stage is Stage.SIGNUP:
         view = view_of(_button(tournament, "join", tc("button", "Join"), lang, discord.ButtonStyle.success),
@@ -169,7 +193,7 @@ def standings_message(tournament: Tournament, lang: i18n.Lang,
         view = view_of(_button(tournament, "next", tc("button", "Next round"), lang, discord.ButtonStyle.primary))
     else:
         view = view_of()
-    return {"embed": embed, "view": view}
+    return with_standings_picture({"embed": embed, "view": view}, tournament, lang)
 
 
 def end_question(tournament: Tournament, lang: i18n.Lang) -> dict[str, Any]:

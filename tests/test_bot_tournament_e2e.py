@@ -104,6 +104,10 @@ async def test_a_knockout_of_nine_at_three_seats_down_to_a_winner(hall, bot_proc
     assert sorted(seated) == sorted(ENTRANTS)  # everyone at one table of round one
     await fake.wait_for(lambda: "Round 1 is over" in signups.text, timeout=30, what="round one over")
     going = re.search(r"Going on: (.+)", signups.text).group(1)
+    # the standings drawn, and said for screen readers: every entrant's place among the first ten
+    picture = signups.attachment("standings.png")
+    assert signups.embeds[0]["image"]["url"] == "attachment://standings.png"
+    assert picture.description.startswith("Standings picture: Tonk tournament") and "1. " in picture.description
     assert signups.button("Next round") is not None
     assert "Only the organiser" in await reply_text(await fake.click("bob", signups.button("Next round")))
 
@@ -115,6 +119,10 @@ async def test_a_knockout_of_nine_at_three_seats_down_to_a_winner(hall, bot_proc
     await fake.wait_for(lambda: " wins" in signups.text, timeout=30, what="the winner")
     winner = re.search(r"Tonk tournament: (.+?) wins", signups.text).group(1)
     assert winner.lower() in finalists
+    # at the end, a podium: the winner first in its words too
+    await fake.wait_for(lambda: signups.attachment("standings.png").description.startswith("Podium picture"),
+                        what="the podium")
+    assert f"1. {winner}: " in signups.attachment("standings.png").description
     announcement = await fake.wait_for_message("bob", "tonk", contains="wins the tournament")
     assert winner in announcement.text
     assert signups.buttons == [] or all(b.disabled for b in signups.buttons)
