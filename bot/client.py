@@ -55,6 +55,8 @@ class TonkBot(commands.AutoShardedBot):
             http_trace=METRICS.trace_config() if METRICS.enabled else None,
         )
         self._watchers: list[asyncio.Task] = []
+        self._health_wake = asyncio.Event()
+        """Set when a shard's gateway is ready: the health file says so at once, not 10 s later."""
         self.settings = settings
         self.db = db
         self.after_login = after_login
@@ -91,7 +93,14 @@ class TonkBot(commands.AutoShardedBot):
                 lambda: [table.status.value for table in self.service.open_tables()], lambda: self.latencies)))
         if self.settings.health_file:
             self._watchers.append(asyncio.ensure_future(write_health(
-                Path(self.settings.health_file), self.gateway_connected, self._database_answers)))
+                Path(self.settings.health_file), self.gateway_connected, self._database_answers,
+                wake=self._health_wake)))
+
+    async def on_ready(self) -> None:  # every shard of this process ready
+        self._health_wake.set()
+
+    async def on_shard_resumed(self, shard_id: int) -> None:
+        self._health_wake.set()
 
     def _shard_of(self, guild_id: int | None) -> int:
         return (guild_id >> 22) % (self.shard_count or 1) if guild_id else 0

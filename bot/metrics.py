@@ -27,6 +27,7 @@ Names and labels (docs/grafana-tonk.json draws them):
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -211,9 +212,10 @@ METRICS = Metrics()
 
 
 async def write_health(path: Path, gateway: Callable[[], bool], database: Callable[[], Any],
-                       every: float = HEALTH_SECONDS) -> None:
-    """Forever: write what `python -m bot health` checks into `path` (atomically), every `every` seconds.
-    `database` is a coroutine function that raises when the database does not answer."""
+                       every: float = HEALTH_SECONDS, wake: asyncio.Event | None = None) -> None:
+    """Forever: write what `python -m bot health` checks into `path` (atomically), every `every` seconds,
+    and at once when `wake` is set (the gateway connected). `database` is a coroutine function that
+    raises when the database does not answer."""
     while True:
         try:
             await asyncio.wait_for(database(), timeout=5.0)
@@ -225,7 +227,12 @@ async def write_health(path: Path, gateway: Callable[[], bool], database: Callab
         temp = path.with_name(path.name + f".{os.getpid()}.tmp")
         temp.write_text(json.dumps(state), encoding="utf-8")
         os.replace(temp, path)
-        await asyncio.sleep(every)
+        if wake is None:
+            await asyncio.sleep(every)
+            continue
+        wake.clear()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(wake.wait(), every)
 
 
 def check_health(path: str | None, now: float | None = None) -> tuple[bool, str]:
