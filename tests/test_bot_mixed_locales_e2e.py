@@ -49,7 +49,7 @@ async def test_each_player_reads_their_own_language_at_a_spanish_table(fake_disc
 
     # the table's picture is described in Spanish for the server's screen readers
     picture = table.attachment("table.png")
-    head = i18n.lang(SERVER).render(t("Table picture: {title}.", title="\x00")).split("\x00")[0]
+    head = words(SERVER, t("Table picture: {title}.", title="\x00")).split("\x00")[0]
     assert picture.description.startswith(head)
 
     my_hand = words(SERVER, tc("button", "My hand"))
