@@ -12,9 +12,10 @@ from engine.text import tn
 from i18n.__main__ import TEMPLATE, catalogue_path, dump, read, template
 
 CODES = [code for code in i18n.CATALOGUES if code != "en"]
-COMPLETE: list[str] = []
-"""The languages whose catalogues hold every message (the others show English where they lack one,
-and the README says how complete each is)."""
+FLOOR = {"es": 0.78, "pt_BR": 0.78, "fr": 0.70, "de": 0.72, "it": 0.81, "ja": 0.81, "ko": 0.81, "tr": 0.70,
+         "zh_CN": 0.70, "zh_TW": 0.70, "pl": 0.24, "ru": 0.23, "uk": 0.23}
+"""The share of the messages each catalogue translates at least (a message it lacks reads English);
+raise a language's floor as its translation grows, to 1.0 once it is complete."""
 GLOSSARY = ("spread", "hit", "drop", "tonk", "stake", "push-up")
 
 
@@ -82,12 +83,16 @@ def test_every_translation_keeps_its_placeholders_and_plural_forms(code, source)
     assert not problems, f"{code}: {len(problems)} problems, first: " + "; ".join(problems[:5])
 
 
-@pytest.mark.parametrize("code", COMPLETE)
-def test_a_complete_language_holds_every_message(code, source):
-    """Every message of the code is translated in these languages: a new text must come with its
-    translations (python -m i18n todo CODE lists what a catalogue lacks; fill writes them)."""
-    problems = _problems(code, source, every=True)
-    assert not problems, f"{code}: {len(problems)} problems, first: " + "; ".join(problems[:5])
+@pytest.mark.parametrize("code", CODES)
+def test_no_language_falls_behind_what_it_has(code, source):
+    """Each catalogue translates at least the share of the messages it did when this floor was set
+    (2026-12-06): a change that adds texts must bring their translations along, at least enough to
+    keep every language where it was (python -m i18n todo CODE lists what a catalogue lacks)."""
+    cat = read(catalogue_path(code), code)
+    ids = [m for m in source if m.id]
+    done = sum(1 for m in ids if (got := cat.get(m.id, context=m.context)) is not None and not got.fuzzy
+               and all(_forms(got)))
+    assert done / len(ids) >= FLOOR[code], f"{code}: {done} of {len(ids)} translated, under its floor {FLOOR[code]}"
 
 
 @pytest.mark.parametrize("code", CODES)
