@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 
 import aiohttp
@@ -47,6 +48,10 @@ from cogs.live.hands import HAND_WAIT_SECONDS, LiveHands
 from cogs.live.runtime import HAND_TOKEN_SECONDS, LiveHand, Runtimes, ServerLooks, TableRuntime, background
 
 log = logging.getLogger("cogs.live")
+OUTAGE_RETRY_MAX = 30.0
+"""The longest wait between two tries of a round that Discord failed (a 5xx or no answer)."""
+OUTAGE_ERRORS = (discord.DiscordServerError, OSError, aiohttp.ClientError, asyncio.TimeoutError)
+"""What Discord's bad day raises: a 5xx, a time-out, no connection."""
 SLAP_GRACE_SECONDS = 2.5
 """House rule (slap): how long a computer player to act waits before drawing (which closes the
 slap window) while a person may still slap, so people get a fair chance at the Slap! button."""
@@ -173,12 +178,17 @@ class LiveTables:
             try:
                 table = self._table_now(runtime) or await self.service.load(runtime.table_id)
                 refused: discord.Forbidden | None = None
-                for step in (lambda: self.channel.edit(runtime, table), lambda: self.clock.ping(table)):  # noqa: B023
+                failed: BaseException | None = None
+                for step in (lambda: self.channel.edit(runtime, table), lambda: self.clock.ping(table),  # noqa: B023
+                             lambda: self.hands.follow(runtime, table)):  # noqa: B023
                     try:
                         await step()
                     except discord.Forbidden as exc:
                         refused = refused or exc  # the private hands, edited through their clicks, still follow
-                await self.hands.follow(runtime, table)
+                    except OUTAGE_ERRORS as exc:
+                        failed = failed or exc  # the other steps still try: one route's outage is not all
+                if failed is not None:
+                    raise failed
                 await self.hands.notice_stale(runtime, table)
                 if refused is not None:
                     await self.channel.refused(runtime, table, refused)
@@ -187,11 +197,15 @@ class LiveTables:
                 raise
             except UserError:
                 break
-            except (OSError, aiohttp.ClientError) as exc:
-                log.warning("table %s: could not reach Discord to update the channel: %s", runtime.table_id, exc)
+            except OUTAGE_ERRORS as exc:
+                await self._outage(runtime, exc)
+                continue
             except Exception:
                 log.exception("table %s: could not update the channel", runtime.table_id)
             else:
+                if runtime.failures:
+                    log.info("table %s: Discord answers again: the table shows its newest state", runtime.table_id)
+                runtime.failures = 0
                 self.channel.let_in(runtime)
                 if not table.is_open and not runtime.dirty:
                     break
@@ -200,6 +214,20 @@ class LiveTables:
         # the table closed (or vanished): nothing of it stays in memory
         runtime.cancel()
         self.tables.pop(runtime.table_id, None)
+
+    async def _outage(self, runtime: TableRuntime, exc: BaseException) -> None:
+        """Discord failed a round (5xx, a time-out, no connection): the round is tried again with
+        back-off and jitter (1 s, 2 s, 4 s ... at most `OUTAGE_RETRY_MAX`), whole, with the table's
+        newest state then, so an outage ends with the newest table shown, not a queue of old ones.
+        One warning per outage, no traceback: it is Discord's trouble, not the bot's."""
+        if runtime.failures == 0:
+            log.warning("table %s: Discord failed an update (%s): trying again until it answers",
+                        runtime.table_id, getattr(exc, "status", None) or type(exc).__name__)
+        runtime.failures += 1
+        self.channel.forget_shown(runtime)
+        runtime.dirty = True
+        delay = min(OUTAGE_RETRY_MAX, 2.0 ** (runtime.failures - 1)) * random.uniform(0.5, 1.0)
+        await asyncio.sleep(delay)
 
     # ------------------------------------------------------------------ computer players
 

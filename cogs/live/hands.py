@@ -212,6 +212,9 @@ class LiveHands(LivePart):
             hand.look = None
             try:
                 await hand.webhook(self.client).edit_message(hand.target, **message)  # type: ignore[arg-type]
+            except discord.DiscordServerError:
+                hand.moves = -1  # Discord's outage, not the hand's: the table's next round edits it again
+                raise
             except discord.HTTPException as exc:
                 log.info("table %s: a private hand can no longer be edited (%s)", table.id, exc.status)
                 hand.gone = True

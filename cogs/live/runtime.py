@@ -189,6 +189,8 @@ class TableRuntime:
     """When (monotonic) the oldest change not followed yet arrived."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     """Set at each change: a round held for the turn's end (`ChannelFollower.hold`) wakes."""
+    failures: int = 0
+    """Rounds in a row that Discord failed (a 5xx or no answer): the next try waits longer."""
     sync: asyncio.Task | None = None
     computer: asyncio.Task | None = None
     idle: asyncio.Task | None = None

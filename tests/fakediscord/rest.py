@@ -63,6 +63,10 @@ API = "/api/v10"
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 
 
+OUTAGE_REASONS = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+                  504: "Gateway Timeout"}
+
+
 class FakeHTTPError(Exception):
     """An error reply in Discord's JSON shape; `violation` names the breach to record."""
 
@@ -179,6 +183,9 @@ class RestAPI:
             if resource is None:
                 raise FakeHTTPError(404, 0, "404: Not Found", violation="unsupported_route",
                                     detail=f"{request.method} {request.path} is not implemented by the fake")
+            outage = self.rest_outage_for(route)
+            if outage is not None:  # Discord's bad day: the request never reaches a handler
+                raise FakeHTTPError(outage, 0, f"{outage}: {OUTAGE_REASONS.get(outage, 'Server Error')}")
             decision = self.rate_limits.check(route, major)
             if not decision.allowed:
                 retry_after = decision.retry_after

@@ -10,6 +10,7 @@ live in rest.py and the websocket in gateway.py; this module is the API tests us
 from __future__ import annotations
 
 import asyncio
+import fnmatch
 import secrets
 import socket
 import statistics
@@ -157,6 +158,7 @@ class FakeDiscord(RestAPI, GatewayServer):
         self.gateway_queries: list[dict[str, str]] = []
         self.identify_count = 0
         self.heartbeats = 0
+        self._rest_outage: tuple[int, str] | None = None
 
         self._connections: set[Connection] = set()
         self._changed = asyncio.Event()
@@ -702,6 +704,29 @@ class FakeDiscord(RestAPI, GatewayServer):
         for connection in list(self._connections):
             connection.closed_by_server = True
             await connection.ws.close(code=code, message=b"dropped by test")
+
+    def rest_outage(self, status: int = 503, routes: str = "*") -> None:
+        """Discord's REST answers `status` (500, 502, 503, 504) to every request whose route matches
+        the glob `routes` ("PATCH /channels/*", "* /webhooks/*": method and route template), until
+        `rest_back()`. Interaction callbacks are spared unless `routes` names them: on Discord's bad
+        days the click's answer usually still lands while message edits fail."""
+        if status not in (500, 502, 503, 504):
+            raise ValueError(f"an outage answers 500, 502, 503 or 504, not {status}")
+        self._rest_outage = (status, routes)
+
+    def rest_back(self) -> None:
+        """The REST outage is over."""
+        self._rest_outage = None
+        self._notify()
+
+    def rest_outage_for(self, route: str) -> int | None:
+        """The status an outage answers `route` with now, if any."""
+        if self._rest_outage is None:
+            return None
+        status, pattern = self._rest_outage
+        if "/callback" in route and "/callback" not in pattern:
+            return None
+        return status if fnmatch.fnmatchcase(route, pattern) else None
 
     # ---------------------------------------------------------------- violations and metrics
 

@@ -1,0 +1,38 @@
+"""Discord's bad days (issue 35): its REST answers 503 for a while. The clicks' answers still land
+(interaction callbacks are spared, as on Discord's usual incidents), while every edit of the table's
+channel message and of the live private hands fails. When Discord answers again, each message shows
+the newest table (not a queue of old states), the hands that were live still follow the game, and
+the bot's log has one warning per table, no traceback: the trouble was Discord's."""
+
+from e2e_helpers import open_hand, play_simple_turn, turn_name
+from test_bot_e2e import dealt_table
+
+
+async def test_an_outage_of_edits_ends_with_every_message_showing_the_newest_table(fake_discord, bot_process,
+                                                                                   tmp_path):
+    fake = fake_discord
+    process, table, first = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    second = "bob" if first == "alice" else "alice"
+    waiting = await open_hand(fake, second, table)  # a live hand that follows the game
+    assert "Your turn" not in waiting.text
+
+    fake.rest_outage(503, "PATCH *")
+    await play_simple_turn(fake, first, table)  # the clicks are answered: the player sees their own plays
+    await fake.wait_for(lambda: any(r.status == 503 and r.route.startswith("PATCH /channels/")
+                                    for r in fake.requests), what="a channel edit refused by the outage")
+    await fake.wait_for(lambda: any(r.status == 503 and r.route.startswith("PATCH /webhooks/")
+                                    for r in fake.requests), what="a live hand's edit refused by the outage")
+    assert turn_name(table).lower() == first  # the channel could not follow meanwhile
+    assert "Your turn" not in waiting.text
+
+    fake.rest_back()
+    await fake.wait_for(lambda: turn_name(table).lower() == second, timeout=20, what="the table after the outage")
+    await fake.wait_for(lambda: "Your turn" in waiting.text, timeout=20, what="the live hand after the outage")
+    await play_simple_turn(fake, second, table, hand=waiting)  # and the game goes on from it
+    await fake.wait_for(lambda: turn_name(table).lower() == first, what="the next turn")
+
+    log = process.output()
+    assert "Traceback" not in log, log[-3000:]
+    assert log.count("Discord failed an update") == 1, log[-3000:]
+    assert "Discord answers again" in log
+    fake.assert_no_violations()
