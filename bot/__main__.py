@@ -241,6 +241,24 @@ def serve_metrics(port: int) -> None:
                           "pick a free port, or unset METRICS_PORT.") from None
 
 
+DISCORD_TROUBLE = (OSError, asyncio.TimeoutError)
+"""What Discord's bad day raises in discord.py's reconnect loop (aiohttp's errors are OSErrors or
+ClientErrors; both are named below)."""
+
+
+def discord_trouble_in_one_line(record: logging.LogRecord) -> bool:
+    """discord.py logs each failed reconnect ("Attempting a reconnect in 4.53s") with the
+    traceback of Discord's refusal: it is Discord's trouble, not the bot's, so the line stays and
+    names the refusal, without the traceback. A traceback of anything else passes untouched."""
+    exc = record.exc_info[1] if record.exc_info else None
+    if exc is not None and isinstance(exc, (*DISCORD_TROUBLE, aiohttp.ClientError)):
+        record.msg = f"{record.getMessage()} ({type(exc).__name__}: {exc})"
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
 def main() -> int:
     if sys.argv[1:2] == ["health"]:
         return health()
@@ -258,6 +276,8 @@ def main() -> int:
     stream.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     startup = StartupLog(stream)
     logging.basicConfig(level=settings.log_level_number, handlers=[startup])
+    for reconnecting in ("discord.client", "discord.shard"):
+        logging.getLogger(reconnecting).addFilter(discord_trouble_in_one_line)
     for chatty in ("discord.http", "alembic"):  # the store logs its own line when it upgrades the schema
         logging.getLogger(chatty).setLevel(max(settings.log_level_number, logging.WARNING))
     apply_endpoints(settings.api_base, settings.gateway_url)

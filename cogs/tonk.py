@@ -112,6 +112,26 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
         await self.live.close()
         self.server.close()
 
+    # Discord's gateway drops and comes back: while it is away nobody can click, so no timer runs
+
+    @commands.Cog.listener("on_disconnect")
+    async def _discord_away(self) -> None:
+        self.live.discord_away()
+
+    @commands.Cog.listener("on_shard_disconnect")
+    async def _shard_away(self, shard_id: int) -> None:
+        self.live.discord_away()
+
+    @commands.Cog.listener("on_resumed")
+    @commands.Cog.listener("on_ready")
+    async def _discord_back(self) -> None:
+        self.live.discord_back()
+
+    @commands.Cog.listener("on_shard_resumed")
+    @commands.Cog.listener("on_shard_ready")
+    async def _shard_back(self, shard_id: int) -> None:
+        self.live.discord_back()
+
     def in_server(self, interaction: discord.Interaction) -> bool:
         return in_server(interaction)
 

@@ -36,3 +36,37 @@ async def test_an_outage_of_edits_ends_with_every_message_showing_the_newest_tab
     assert log.count("Discord failed an update") == 1, log[-3000:]
     assert "Discord answers again" in log
     fake.assert_no_violations()
+
+
+async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bot_process, tmp_path):
+    """A 6 s turn, and Discord's gateway down for 9 s of it: nobody could click, so the turn does
+    not time out meanwhile; once Discord is back the timer goes on with the time it had left."""
+    fake = fake_discord
+    from test_bot_commands import command_text
+    from e2e_helpers import deal_until_in_play
+    from test_bot_e2e import open_table, start_bot, start_table
+    import asyncio
+    import time
+
+    process = await start_bot(bot_process, tmp_path)
+    await command_text(fake, "admin", "tonk-admin settings", turn_timer=6)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    sleeper = turn_name(table)
+    began = time.monotonic()
+    await fake.gateway_outage()
+    await asyncio.sleep(9)  # real time: the bot's own timers are what is held against the outage
+    assert "time ran out" not in table.text and turn_name(table) == sleeper
+    identifies = fake.identify_count
+    fake.gateway_back()
+    await fake.wait_for(lambda: fake.bot_ready and any(s.connected for s in fake.sessions.values()), timeout=40,
+                        what="the bot back on the gateway")
+    back = time.monotonic()
+    assert fake.identify_count <= identifies + 1  # one new session at most (discord.py identifies after a refused upgrade)
+    await fake.wait_for(lambda: "time ran out" in table.text, timeout=20, what="the turn's time-out after the outage")
+    assert time.monotonic() - back > 1.0, "the timer did not go on with the time it had left"
+    assert time.monotonic() - began > 6 + 9 - 1
+    log = process.output()
+    assert "Traceback" not in log, log[-3000:]
+    assert "Discord is back after" in log

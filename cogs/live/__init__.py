@@ -45,7 +45,8 @@ from bot.table import (BigOneCalled, ConfirmSet, Event, HandDealt, HandOver, Hos
 from cogs.live.channel import PERMISSION_RETRY_SECONDS, ChannelFollower
 from cogs.live.clock import WARNING_SHARE, TurnClock, warning_lead
 from cogs.live.hands import HAND_WAIT_SECONDS, LiveHands
-from cogs.live.runtime import HAND_TOKEN_SECONDS, LiveHand, Runtimes, ServerLooks, TableRuntime, background
+from cogs.live.runtime import (HAND_TOKEN_SECONDS, LiveHand, Reachability, Runtimes, ServerLooks, TableRuntime,
+                               background)
 
 log = logging.getLogger("cogs.live")
 OUTAGE_RETRY_MAX = 30.0
@@ -73,8 +74,10 @@ class LiveTables:
         self.looks = ServerLooks(server)
         """The servers' settings the runtime reads (the turn timer, pictures on or off)."""
         self._closing = False
+        self.reach = Reachability()
+        """Is Discord reachable? While it is not, the turn timers and idle lobbies stand still."""
         shared = dict(client=client, service=service, settings=settings, looks=self.looks, tables=self.tables,
-                      closing=lambda: self._closing)
+                      reach=self.reach, closing=lambda: self._closing)
         self.clock = TurnClock(**shared)
         self.channel = ChannelFollower(**shared, clock=self.clock,
                                        resync=lambda table_id: self.request_sync(table_id, force=True))
@@ -82,6 +85,23 @@ class LiveTables:
 
     def runtime(self, table_id: int) -> TableRuntime:
         return self.tables.of(table_id)
+
+    def discord_away(self) -> None:
+        """The gateway dropped: nobody can click until it is back, so no timer runs meanwhile."""
+        if not self.reach.down:
+            log.info("Discord is out of reach: the turn timers and idle lobbies stand still")
+        self.reach.went_down()
+
+    def discord_back(self) -> None:
+        """The gateway is back: the timers go on with the time they had left, and each table in play
+        shows its later deadline."""
+        away = self.reach.came_back()
+        if away <= 0:
+            return
+        log.info("Discord is back after %.1f s: the turn timers go on with the time they had left", away)
+        for table_id, runtime in list(self.tables.items()):
+            if runtime.clock.turn_started is not None:
+                self.request_sync(table_id, force=True)
 
     def settings_changed(self, guild_id: int) -> None:
         self.looks.changed(guild_id)
@@ -276,9 +296,11 @@ class LiveTables:
                 table = self._table_now(runtime) or await self.service.load(runtime.table_id)
                 if table.status is not Status.LOBBY:
                     return
-                wait = table.lobby_since + self.settings.lobby_idle_seconds - time.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
+                since = table.lobby_since
+                wait = since + self.settings.lobby_idle_seconds + self.reach.away_since(since) - time.time()
+                if wait > 0 or self.reach.down:
+                    await self.reach.sleep_until(lambda: since + self.settings.lobby_idle_seconds  # noqa: B023
+                                                 + self.reach.away_since(since))  # noqa: B023
                     continue
                 await self.service.apply(runtime.table_id, None, CloseIdle(self.settings.lobby_idle_seconds))
                 return

@@ -222,6 +222,52 @@ class TableRuntime:
         self.hands.stop()
 
 
+class Reachability:
+    """Is Discord reachable (the bot's gateway connected)? While it is not, nobody can click, so
+    the turn timers stand still: each timer's deadline moves on by the time Discord was away since
+    the turn began (`away_since`), and the table shows the later deadline when Discord is back."""
+
+    def __init__(self) -> None:
+        self.down_at: float | None = None
+        self.spans: list[tuple[float, float]] = []
+        """The past outages (Unix times), kept for a day at most."""
+        self.changed = asyncio.Event()
+
+    @property
+    def down(self) -> bool:
+        return self.down_at is not None
+
+    def went_down(self) -> None:
+        if self.down_at is None:
+            self.down_at = time.time()
+            self.changed.set()
+
+    def came_back(self) -> float:
+        """Discord is back: how many seconds it was away (0: it was not)."""
+        if self.down_at is None:
+            return 0.0
+        now = time.time()
+        self.spans = [span for span in self.spans if span[1] > now - 86400] + [(self.down_at, now)]
+        away, self.down_at = now - self.down_at, None
+        self.changed.set()
+        return away
+
+    def away_since(self, since: float) -> float:
+        """Seconds Discord was away after `since` (Unix time), the outage in progress included."""
+        spans = self.spans + ([(self.down_at, time.time())] if self.down_at is not None else [])
+        return sum(max(0.0, end - max(start, since)) for start, end in spans)
+
+    async def sleep_until(self, when: Callable[[], float]) -> None:
+        """Sleep until the Unix time `when()` (asked again at every change), never while Discord is away."""
+        while True:
+            self.changed.clear()
+            left = when() - time.time()
+            if not self.down and left <= 0:
+                return
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), None if self.down else left)
+
+
 class ServerLooks:
     """The server settings the live runtime reads at every state (the turn timer, pictures on or
     off): read once per server and kept until /tonk-admin settings changes them."""
@@ -268,6 +314,7 @@ class LivePart:
     settings: Settings
     looks: ServerLooks
     tables: Runtimes
+    reach: Reachability
     closing: Callable[[], bool]
     """Is the bot stopping? (Then no new work starts.)"""
 

@@ -115,7 +115,10 @@ class GatewaySession:
 class GatewayServer:
     """Mixed into FakeDiscord: the websocket endpoint, IDENTIFY, RESUME and member chunks."""
 
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.gateway_refused:  # Discord's gateway is down: no websocket opens until it is back
+            self.gateway_queries.append(dict(request.query))
+            return web.Response(status=503, text="503 Service Unavailable")
         ws = web.WebSocketResponse(autoping=True, compress=False, max_msg_size=0)
         await ws.prepare(request)
         connection = Connection.open(ws, dict(request.query), honor_compression=self.honor_compression)

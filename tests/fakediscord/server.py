@@ -159,6 +159,7 @@ class FakeDiscord(RestAPI, GatewayServer):
         self.identify_count = 0
         self.heartbeats = 0
         self._rest_outage: tuple[int, str] | None = None
+        self.gateway_refused = False
 
         self._connections: set[Connection] = set()
         self._changed = asyncio.Event()
@@ -704,6 +705,16 @@ class FakeDiscord(RestAPI, GatewayServer):
         for connection in list(self._connections):
             connection.closed_by_server = True
             await connection.ws.close(code=code, message=b"dropped by test")
+
+    async def gateway_outage(self, code: int = 4000) -> None:
+        """Discord's gateway goes down: every socket closes with `code` and no new one opens (the
+        upgrade answers 503) until `gateway_back()`; the sessions stay resumable meanwhile."""
+        self.gateway_refused = True
+        await self.drop_gateway(code)
+
+    def gateway_back(self) -> None:
+        self.gateway_refused = False
+        self._notify()
 
     def rest_outage(self, status: int = 503, routes: str = "*") -> None:
         """Discord's REST answers `status` (500, 502, 503, 504) to every request whose route matches
