@@ -271,15 +271,15 @@ def _instant_choices(kind: str) -> tuple:
 
 OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, tuple], ...]], ...] = (
     (said(t("The standard rules (RULES.md section 7)")), (
-        ("hand_size", said(t("Cards dealt to each player")), tuple((str(n), said(tn("{n} card", said(t("{n} cards")), n)), n) for n in range(3, 13))),
+        ("hand_size", said(t("Cards dealt to each player")), tuple((str(n), said(tn("{n} card", "{n} cards", n)), n) for n in range(3, 13))),
         ("deck", said(t("Deck")), (("52", said(t("52 cards")), 52), ("40", said(t("40 cards (no 8s, 9s or 10s)")), 40))),
-        ("jokers", said(t("Jokers in the deck")), tuple((str(n), said(tn("{n} joker", said(t("{n} jokers")), n)) if n else said(t("no jokers")), n)
+        ("jokers", said(t("Jokers in the deck")), tuple((str(n), said(tn("{n} joker", "{n} jokers", n)) if n else said(t("no jokers")), n)
                                                for n in range(5))),
         ("upcard", said(t("Upcard")), _on_off(said(t("an upcard starts the discard pile")), said(t("no upcard: the first player draws")))),
         ("waiting", said(t("Waiting")), _on_off(said(t("a new spread or a hit on it bars your drop for a while")),
                                        said(t("no waiting: drop at any turn")))),
-        ("spread_wait", said(t("Waiting after a new spread")), tuple((str(n), said(tn("{n} turn", said(t("{n} turns")), n)), n) for n in range(10))),
-        ("hit_wait", said(t("Waiting after a hit on your spreads")), tuple((str(n), said(tn("{n} turn", said(t("{n} turns")), n)), n) for n in range(10))),
+        ("spread_wait", said(t("Waiting after a new spread")), tuple((str(n), said(tn("{n} turn", "{n} turns", n)), n) for n in range(10))),
+        ("hit_wait", said(t("Waiting after a hit on your spreads")), tuple((str(n), said(tn("{n} turn", "{n} turns", n)), n) for n in range(10))),
         ("hit_wait_cap", said(t("Waiting from hits")), _on_off(said(t("at most one turn a round, however many hits")),
                                                        said(t("each hit adds its turns")))),
         ("hit_books", said(t("Hits on books")), _on_off(said(t("books and runs may be hit")), said(t("runs only")))),

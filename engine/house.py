@@ -568,7 +568,7 @@ class HouseRules:
             raise IllegalAction(t('Say what each joker stands for (house rule: wild cards).'))
         natural = [named.get(c, c) for c in cards]
         if self._kind_of(natural) is None:
-            ace = "A is low or high, never both" if self._top is not None else "A is low"
+            ace = t("A is low or high, never both") if self._top is not None else t("A is low")
             raise IllegalAction(
                 t('Those cards are neither a book (3 or 4 of one rank) nor a run (3 or more of one suit in sequence; {ace}).', ace=ace)
             )

@@ -5,6 +5,7 @@ edge (a cog, the terminal) puts them into a language."""
 from __future__ import annotations
 
 import ast
+import re
 import io
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import i18n
 from engine import PRESET_NAMES, Rules
 from engine.help import first_hand_hint, help_sections, help_text
 from engine.players.terminal import TerminalGame, terminal_lang
-from engine.text import Text
+from engine.text import Text, tn
 
 ROOT = Path(__file__).resolve().parent.parent
 REFUSALS = {"UserError", "StaleView", "TonkError", "RulesError", "RecordError", "IllegalAction", "NotYourTurn",
@@ -134,3 +135,49 @@ def test_the_terminal_game_in_english_by_default(monkeypatch):
     out = io.StringIO()
     TerminalGame(Rules(), ["you", "easy"], seed=3, hands=1, stdin=io.StringIO("help\nq\n"), stdout=out).run()
     assert "Your choices:" in out.getvalue() and "Goal:" in out.getvalue()
+
+
+def _plural_calls(tree: ast.AST):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("tn", "tnc"):
+            words = node.args[:2] if node.func.id == "tn" else node.args[:3]
+            yield node, all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in words)
+
+
+def test_every_plural_message_names_both_forms_as_written_words():
+    """`pybabel extract` takes a plural entry only from string literals: `tn("{n} joker", said(...), n)`
+    left the catalogue a singular entry, and no language could say "3 jokers" its own way."""
+    found = [f"{path.relative_to(ROOT)}:{node.lineno}"
+             for folder in ("engine", "bot", "cogs") for path in (ROOT / folder).rglob("*.py")
+             for node, literal in _plural_calls(ast.parse(path.read_text())) if not literal]
+    assert not found, "write both forms as strings: " + ", ".join(found)
+    bad = ast.parse('tn("{n} joker", said(t("{n} jokers")), n)')
+    assert [literal for _, literal in _plural_calls(bad)] == [False]
+
+
+def test_the_house_options_count_in_polish_plural_forms():
+    from engine.help import OPTION_GROUPS
+
+    pl = i18n.lang("pl")
+    options = {key: dict((value, label) for value, label, _ in choices)
+               for _, group in OPTION_GROUPS for key, _, choices in group}
+    assert pl.render(options["jokers"]["2"].text) == "2 jokery"
+    assert pl.render(options["jokers"]["4"].text) != pl.render(tn("{n} joker", "{n} jokers", 5))
+    assert pl.render(options["hand_size"]["5"].text) == "5 kart"
+
+
+def test_a_refused_spread_names_the_ace_rule_in_the_readers_language():
+    from engine_helpers import C, cards, deal, rules_of
+
+    from engine import DRAW, IllegalAction, Spread
+
+    pseudo = i18n.lang(i18n.PSEUDO)
+    for rules in (rules_of(jokers=2, wild_cards="jokers"),
+                  rules_of(jokers=2, wild_cards="jokers", ace_in_runs="low_or_high")):
+        game = deal(["5s X1 7s Kd 9c", "2c 3d 4h 6h 7h"], stock="8c", rules=rules)
+        game.apply(0, DRAW)
+        spread = Spread(cards("5s X1 7s"), ((C("X1"), C("8s")),))
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(0, spread)
+        shown = pseudo.render(refused.value.text)
+        assert "⟦" in shown and not re.findall(r"[A-Za-z]{2,}", shown), shown  # no English words inside it
