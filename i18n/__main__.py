@@ -120,8 +120,8 @@ def fill(code: str, rows: list[dict]) -> int:
             if ids[0] == key and m.context == row.get("context"):
                 found = m
                 break
-        if found is None:
-            continue
+        if found is None or found.pluralizable != ("strings" in row):
+            continue  # a row for a message the code no longer has, or one whose shape changed
         if "strings" in row:
             found.string = tuple(row["strings"])
         else:

@@ -12,7 +12,7 @@ from engine.text import tn
 from i18n.__main__ import TEMPLATE, catalogue_path, dump, read, template
 
 CODES = [code for code in i18n.CATALOGUES if code != "en"]
-FLOOR = {"es": 1.0, "pt_BR": 0.78, "fr": 0.70, "de": 1.0, "it": 1.0, "ja": 0.81, "ko": 0.81, "tr": 0.81,
+FLOOR = {"es": 1.0, "pt_BR": 0.78, "fr": 1.0, "de": 1.0, "it": 1.0, "ja": 1.0, "ko": 0.81, "tr": 0.81,
          "zh_CN": 1.0, "zh_TW": 0.70, "pl": 0.62, "ru": 0.23, "uk": 0.61}
 """The share of the messages each catalogue translates at least (a message it lacks reads English);
 raise a language's floor as its translation grows, to 1.0 once it is complete."""
@@ -158,3 +158,21 @@ def test_a_missing_translation_falls_back_to_english_for_that_message_alone(capl
 def test_a_catalogue_is_read_once_per_process():
     first = i18n.lang("de").catalogue
     assert i18n.lang("de").catalogue is first and i18n.lang("de-DE").catalogue is first
+
+
+def test_fill_writes_no_row_whose_shape_no_longer_matches_the_message(tmp_path, monkeypatch):
+    """A translator's row for a message that became plural (or stopped being) is left out, not spread
+    one character per plural form (what `{n} joker` once became in French)."""
+    import i18n.__main__ as tool
+
+    po = tmp_path / "tonk.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Language: de\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
+                  'msgid "{n} joker"\nmsgid_plural "{n} jokers"\nmsgstr[0] ""\nmsgstr[1] ""\n\n'
+                  'msgid "yes"\nmsgstr ""\n', encoding="utf-8")
+    monkeypatch.setattr(tool, "catalogue_path", lambda code: po)
+    assert tool.fill("de", [{"context": None, "id": "{n} joker", "string": "{n} Joker"},
+                            {"context": None, "id": "yes", "strings": ["ja", "ja"]}]) == 0
+    assert tool.fill("de", [{"context": None, "id": "{n} joker", "strings": ["{n} Joker", "{n} Joker"]},
+                            {"context": None, "id": "yes", "string": "ja"}]) == 2
+    cat = read(po, "de")
+    assert tuple(cat.get("{n} joker").string) == ("{n} Joker", "{n} Joker") and cat.get("yes").string == "ja"
