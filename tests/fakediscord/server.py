@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from aiohttp import web
 
-from .gateway import RECONNECT, Connection, GatewayServer, GatewaySession, dumps
+from .gateway import INVALID_SESSION, RECONNECT, Connection, GatewayServer, GatewaySession, dumps
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -699,6 +699,16 @@ class FakeDiscord(RestAPI, GatewayServer):
         for session in self.sessions.values():
             if session.connection is not None:
                 await session.connection.send(dumps({"op": RECONNECT, "d": None, "s": None, "t": None}))
+
+    async def invalid_session(self, resumable: bool = False) -> None:
+        """Sends op 9 INVALID_SESSION on every live socket; `resumable` is its `d`: may the client
+        RESUME? A session that may not is over (what it buffered is lost): the client must wait 1-5 s
+        and IDENTIFY again, as Discord asks."""
+        for session in list(self.sessions.values()):
+            if session.connection is not None:
+                if not resumable:
+                    session.alive = False
+                await session.connection.send(dumps({"op": INVALID_SESSION, "d": resumable, "s": None, "t": None}))
 
     async def drop_gateway(self, code: int = 4000) -> None:
         """Closes every gateway socket with `code` (4000: unknown error, resumable)."""
