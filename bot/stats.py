@@ -19,7 +19,7 @@ from bot.store import (TOP_CATEGORIES, Database, Leaderboard, OpponentNet, Playe
                        balance_history,
                        computer_accounts, current_season, display_names, list_seasons, name_season, opponent_flows, player_stats,
                        read_transaction, season_label, season_names, server_stats, top, tournament_record)
-from engine.text import Text, t, tn
+from engine.text import Said, Text, as_text, said, t, tn
 
 CHART_HANDS = 100
 """How many of a player's last hands the balance chart shows."""
@@ -33,9 +33,13 @@ class SeasonLabel:
     name: str | None
     ended: bool
 
-    def __str__(self) -> str:
-        title = f"Season {self.number}" + (f": {self.name}" if self.name else "")
-        return title + (" (ended)" if self.ended else "")
+    def __text__(self) -> Text:
+        """`Season 3`, `Season 3: Winter league (ended)`, in the reader's language."""
+        title = t("Season {n}: {name}", n=self.number, name=self.name) if self.name else t("Season {n}", n=self.number)
+        return t("{season} (ended)", season=title) if self.ended else title
+
+    def __str__(self) -> str:  # for logs; a reader gets `Lang.value(label)`
+        return str(self.__text__())
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,14 +82,16 @@ class ChartData:
     lines: tuple[ChartLine, ...]
 
 
-def rules_name(house_rules: str) -> str:
+def rules_name(house_rules: str) -> Said:
     """A readable name for a hand's rules (canonical JSON): the closest preset, and '+ N changes' from it."""
     try:
         shortest = Rules.from_dict(json.loads(house_rules)).to_dict()
     except (ValueError, RulesError):
-        return "unknown rules"
+        return said(t("unknown rules"))
     changes = len(shortest) - 1
-    return shortest["preset"] + (f" + {changes} change{'s' * (changes != 1)}" if changes else "")
+    if not changes:
+        return said(as_text(shortest["preset"]))
+    return said(tn("{preset} + {n} change", "{preset} + {n} changes", changes, preset=shortest["preset"]))
 
 
 class StatsService:

@@ -3,7 +3,10 @@ a problem is told to the person (a refusal, in one line) or logged (anything els
 
 from __future__ import annotations
 
+import asyncio
 import logging
+
+import aiohttp
 
 import discord
 from discord import app_commands
@@ -74,6 +77,18 @@ def in_server(interaction: discord.Interaction) -> bool:
     return True
 
 
+def discords_fault(error: BaseException) -> bool:
+    """Did Discord fail the answer, not the bot: a 5xx, a connection lost or timed out, or the
+    click's 3 s run out while Discord was refusing the answer (10062, Unknown interaction)?"""
+    if isinstance(error, (discord.DiscordServerError, OSError, aiohttp.ClientError, asyncio.TimeoutError)):
+        return True
+    return isinstance(error, discord.NotFound) and error.code == 10062
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())[:200] or type(error).__name__
+
+
 async def report_error(interaction: discord.Interaction, error: BaseException, *, table_id: int | None = None) -> None:
     """Refusals go to the person, privately, in one line; anything else is logged with an apology."""
     if isinstance(error, app_commands.CommandInvokeError):
@@ -88,6 +103,10 @@ async def report_error(interaction: discord.Interaction, error: BaseException, *
         words = NOT_IN_DMS
     elif isinstance(error, app_commands.CheckFailure):
         words = t("You can't use that here.")
+    elif discords_fault(error):  # the answer never reached the person; what was applied shows at their next look
+        log.warning("table %s: Discord did not take the answer to %s (%s)", table_id,
+                    getattr(interaction.command, "qualified_name", "a click"), _one_line(error))
+        return
     else:
         log.error("table %s: %s failed", table_id, getattr(interaction.command, "qualified_name", "a click"),
                   exc_info=error)

@@ -1034,7 +1034,7 @@ def settings_embed(settings, notes: list, *, lang: Lang = ENGLISH) -> discord.Em
     where = ", ".join(f"<#{c}>" for c in settings.table_channel_ids or []) or L(t("every channel"))
     embed = discord.Embed(title=L(t("Tonk settings for this server")), colour=COLOUR_LOBBY,
                           description="\n".join(_word(lang, note) for note in notes) or None)
-    embed.add_field(name=L(t("House rules")), value=rules_label(rules)[:1024], inline=True)
+    embed.add_field(name=L(t("House rules")), value=L(rules_label(rules))[:1024], inline=True)
     embed.add_field(name=L(t("Stake")), value=lang.number(settings.stake), inline=True)
     scoring = L(t("push-ups")) if settings.scoring_mode == "pushups" else L(t("stakes"))
     embed.add_field(name=L(t("Scoring")), value=scoring, inline=True)

@@ -20,7 +20,7 @@ from bot.stats import CHART_BY, StatsService, account_of_user, computer_account
 from engine.text import N_, t
 
 from cogs import stats_chart, stats_render
-from cogs.common import server_lang
+from cogs.common import reader_lang, server_lang
 
 CHART_CHOICES = [app_commands.Choice(name=N_("by season"), value="season"),
                  app_commands.Choice(name=N_("by opponent"), value="opponent"),
@@ -37,7 +37,7 @@ localised when the commands are synced; `stats_render.CATEGORY_WORDS` are the an
 
 
 def _server_name(interaction: discord.Interaction) -> str:
-    return interaction.guild.name if interaction.guild else "this server"
+    return interaction.guild.name if interaction.guild else reader_lang(interaction).render(t("this server"))
 
 
 def _guild_id(interaction: discord.Interaction) -> int:
@@ -55,15 +55,15 @@ async def player(stats: StatsService, interaction: discord.Interaction, *, playe
         member = player or interaction.user
         account, name = account_of_user(member.id), member.display_name
     guild_id, server = _guild_id(interaction), _server_name(interaction)
+    lang = server_lang(interaction)  # posted for everyone in the channel
     report = await stats.player(guild_id=guild_id, account=account, season=season, name=name)
     if chart not in CHART_BY:
-        await interaction.response.send_message(embed=stats_render.player_embed(report, server=server))
+        await interaction.response.send_message(embed=stats_render.player_embed(report, server=server, lang=lang))
         return
     data = await stats.chart(guild_id=guild_id, account=account, by=chart, name=report.stats.display_name)
-    lang = server_lang(interaction)  # posted for everyone in the channel
     png = await asyncio.to_thread(stats_chart.balance_png, data, server=server, lang=lang)
     await interaction.response.send_message(
-        embed=stats_render.player_embed(report, server=server, chart=True),
+        embed=stats_render.player_embed(report, server=server, chart=True, lang=lang),
         file=discord.File(io.BytesIO(png), filename=stats_render.CHART_FILENAME,
                           description=stats_chart.describe(data, server=server, lang=lang)),
     )
@@ -85,23 +85,26 @@ async def season_choices(stats: StatsService, interaction: discord.Interaction,
     if interaction.guild_id is None:
         return []
     typed = str(current or "").strip().lower()
-    return [app_commands.Choice(name=str(label)[:100], value=label.number)
-            for label in await stats.seasons(guild_id=interaction.guild_id)
-            if typed in str(label).lower() or typed == str(label.number)][:25]
+    lang = reader_lang(interaction)
+    named = [(lang.value(label), label) for label in await stats.seasons(guild_id=interaction.guild_id)]
+    return [app_commands.Choice(name=name[:100], value=label.number)
+            for name, label in named if typed in name.lower() or typed == str(label.number)][:25]
 
 
 async def server(stats: StatsService, interaction: discord.Interaction, *, season: int | None) -> None:
     report = await stats.server(guild_id=_guild_id(interaction), season=season)
-    await interaction.response.send_message(embed=stats_render.server_embed(report, server=_server_name(interaction)))
+    await interaction.response.send_message(embed=stats_render.server_embed(
+        report, server=_server_name(interaction), lang=server_lang(interaction)))
 
 
 async def top(stats: StatsService, interaction: discord.Interaction, *, category: str, season: int | None,
               min_hands: int) -> None:
     report = await stats.top(guild_id=_guild_id(interaction), category=category, season=season,
                              account=account_of_user(interaction.user.id), min_hands=min_hands)
-    await interaction.response.send_message(embed=stats_render.top_embed(report, server=_server_name(interaction)))
+    await interaction.response.send_message(embed=stats_render.top_embed(
+        report, server=_server_name(interaction), lang=server_lang(interaction)))
 
 
 async def name_season(stats: StatsService, interaction: discord.Interaction, *, name: str, number: int | None) -> None:
     label = await stats.name_season(guild_id=_guild_id(interaction), name=name, season=number)
-    await interaction.response.send_message(f"{label}: named.")
+    await interaction.response.send_message(reader_lang(interaction).render(t("{season}: named.", season=label)))

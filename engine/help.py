@@ -21,7 +21,7 @@ from .outcome import (
     settle_stock_out,
 )
 from .rules import INSTANT_KINDS, InstantHand, Rules
-from .text import N_, Text, lines, said, t, tn
+from .text import N_, Said, Text, as_text, lines, said, t, tn
 
 # The caught-drop example: you drop with 10 at a table of four; the others hold these.
 CAUGHT_EXAMPLE = (10, 8, 10, 20)
@@ -519,55 +519,67 @@ def not_played(rules: Rules) -> list[str]:
 # ---------------------------------------------------------------------------- a table's rules in one line
 
 SHORT_WORDS: dict[str, Any] = {
-    "hand_size": lambda r: f"{r.hand_size} cards",
-    "deck": lambda r: f"{r.deck}-card deck",
-    "jokers": lambda r: plural(r.jokers, "joker") if r.jokers else "no jokers",
-    "upcard": lambda r: "upcard" if r.upcard else "no upcard",
-    "waiting": lambda r: "waiting" if r.waiting else "no waiting",
-    "spread_wait": lambda r: f"spread waits {plural(r.spread_wait, 'turn')}",
-    "hit_wait": lambda r: f"hit waits {plural(r.hit_wait, 'turn')}",
-    "hit_books": lambda r: "books may be hit" if r.hit_books else "runs only hit",
-    "tonk_out_pays": lambda r: f"tonk out pays {option_words(r, 'tonk_out_pays')}",
-    "caught_pays": lambda r: f"caught pays {option_words(r, 'caught_pays')}",
-    "catchers_stakes": lambda r: f"catchers get {stakes(r.catchers_stakes)}",
-    "stock_out": lambda r: {"lowest_wins": "empty stock: lowest wins", "dead_hand": "empty stock: dead hand",
-                            "reshuffle": "empty stock: reshuffle"}[r.stock_out],
-    "scoring": lambda r: "push-ups" if r.scoring == "pushups" else "stakes",
-    "face_values": lambda r: "faces by rank" if r.face_values == "ranked" else "faces 10",
-    "ace_in_runs": lambda r: "ace high or low" if r.ace_in_runs == "low_or_high" else "ace low",
-    "wild_cards": lambda r: f"{option_words(r, 'wild_cards')} wild" if r.wild_cards != "none" else "no wild cards",
-    "run_out_pays": lambda r: f"run out pays {r.run_out_pays}",
-    "first_turn_tonk_out": lambda r: f"first-turn tonk out: {option_words(r, 'first_turn_tonk_out')}",
-    "slap": lambda r: "slapping" if r.slap != "off" else "no slapping",
+    "hand_size": lambda r: tn("{n} card", "{n} cards", r.hand_size),
+    "deck": lambda r: t("{n}-card deck", n=r.deck),
+    "jokers": lambda r: tn("{n} joker", "{n} jokers", r.jokers) if r.jokers else t("no jokers"),
+    "upcard": lambda r: t("upcard") if r.upcard else t("no upcard"),
+    "waiting": lambda r: t("waiting") if r.waiting else t("no waiting"),
+    "spread_wait": lambda r: tn("spread waits {n} turn", "spread waits {n} turns", r.spread_wait),
+    "hit_wait": lambda r: tn("hit waits {n} turn", "hit waits {n} turns", r.hit_wait),
+    "hit_books": lambda r: t("books may be hit") if r.hit_books else t("runs only hit"),
+    "tonk_out_pays": lambda r: t("tonk out pays {words}", words=option_words(r, "tonk_out_pays")),
+    "caught_pays": lambda r: t("caught pays {words}", words=option_words(r, "caught_pays")),
+    "catchers_stakes": lambda r: t("catchers get {stakes}", stakes=stakes(r.catchers_stakes)),
+    "stock_out": lambda r: {"lowest_wins": t("empty stock: lowest wins"), "dead_hand": t("empty stock: dead hand"),
+                            "reshuffle": t("empty stock: reshuffle")}[r.stock_out],
+    "scoring": lambda r: t("push-ups") if r.scoring == "pushups" else t("stakes"),
+    "face_values": lambda r: t("faces by rank") if r.face_values == "ranked" else t("faces 10"),
+    "ace_in_runs": lambda r: t("ace high or low") if r.ace_in_runs == "low_or_high" else t("ace low"),
+    "wild_cards": lambda r: (t("{words} wild", words=option_words(r, "wild_cards")) if r.wild_cards != "none"
+                             else t("no wild cards")),
+    "run_out_pays": lambda r: t("run out pays {n}", n=option_words(r, "run_out_pays")),  # n: "double", in words
+    "first_turn_tonk_out": lambda r: t("first-turn tonk out: {words}", words=option_words(r, "first_turn_tonk_out")),
+    "slap": lambda r: t("slapping") if r.slap != "off" else t("no slapping"),
 }
 """Short words for an option's value, where its title and words (OPTIONS) would be too long for a
-footer; any other option reads `title: words`, in lower case."""
+footer; any other option reads `title: words`."""
+
+INSTANT_SHORT = {"all_faces": t("all faces"), "all_tens_and_faces": t("all tens and faces")}
+"""An instant hand's name in a rules label (a count names itself: `50 pays 1`)."""
 
 
-def _short(rules: Rules, key: str) -> str:
+def _short_instant(hand: InstantHand) -> Text:
+    name = t("≤{n}", n=hand.max) if hand.hand == "low" else INSTANT_SHORT.get(hand.hand, hand.hand)
+    if hand.when == "turn":
+        return t("{hand} pays {pays} in turn", hand=name, pays=hand.pays)
+    return t("{hand} pays {pays}", hand=name, pays=hand.pays)
+
+
+def _short(rules: Rules, key: str) -> Text:
     if key in SHORT_WORDS:
         return SHORT_WORDS[key](rules)
     if key == "instant_hands":
         hands = instant_hands_of(rules)
-        return "instant hands: " + (", ".join(
-            (f"≤{h.max}" if h.hand == "low" else h.hand.replace("_", " ")) + f" pays {h.pays}"
-            + (" in turn" if h.when == "turn" else "") for h in hands) or "none")
+        if not hands:
+            return t("instant hands: none")
+        return t("instant hands: {hands}", hands=[_short_instant(h) for h in hands])
     title, _ = OPTIONS[key]
-    return f"{title[0].lower()}{title[1:]}: {option_words(rules, key)}"
+    return t("{option}: {words}", option=title, words=option_words(rules, key))
 
 
-def rules_label(rules: Rules, *, with_scoring: bool = False, limit: int = 200) -> str:
+def rules_label(rules: Rules, *, with_scoring: bool = False, limit: int = 200) -> Said:
     """The preset these rules are closest to, and what differs from it in a few words:
     `standard`, `standard + 2 jokers, caught pays double to every other player`. The scoring
     mode is left out unless `with_scoring` (a table shows its scoring beside it). Longer than
-    `limit` characters, it only counts the changes: `standard + 9 changes`."""
+    `limit` characters (in English), it only counts the changes: `standard + 9 changes`.
+    The preset is its name as a host types it; the rest is said in the reader's language."""
     if not with_scoring:  # matched and told without it: a standard table for push-ups is "standard"
         rules = replace(rules, scoring="stakes")
     preset = rules.closest_preset()
     changed = [key for key in rules.to_dict(preset) if key != "preset" and (with_scoring or key != "scoring")]
     if not changed:
-        return preset
-    label = f"{preset} + " + ", ".join(_short(rules, key) for key in changed)
+        return said(as_text(preset))
+    label = said(t("{preset} + {changes}", preset=preset, changes=[_short(rules, key) for key in changed]))
     if len(label) > limit:  # too many to read at a glance: the Rules button says them all
-        label = f"{preset} + {plural(len(changed), 'change')}"
+        label = said(tn("{preset} + {n} change", "{preset} + {n} changes", len(changed), preset=preset))
     return label

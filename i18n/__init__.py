@@ -29,7 +29,7 @@ from babel.lists import format_list
 from babel.messages.plurals import get_plural
 from babel.numbers import format_decimal
 
-from engine.text import LINES, RAW, Text, as_text, t, tc
+from engine.text import LINES, RAW, Said, Text, as_text, t, tc
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +185,8 @@ class Lang:
     def value(self, value: Any) -> str:
         if isinstance(value, Text):
             return self.render(value)
+        if isinstance(value, Said):  # the engine's words that carry their message id
+            return self.render(value.text)
         if isinstance(value, str):
             return value
         if isinstance(value, bool):
@@ -200,7 +202,9 @@ class Lang:
 
     def render(self, text: "Text | str") -> str:
         """The words of `text` in this language: the one function every edge calls."""
-        if isinstance(text, str):
+        if isinstance(text, Said):
+            text = text.text
+        elif isinstance(text, str):
             return text
         if text.msgid == RAW:
             return str(text.params.get("raw", ""))

@@ -70,3 +70,48 @@ async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bo
     log = process.output()
     assert "Traceback" not in log, log[-3000:]
     assert "Discord is back after" in log
+
+
+
+async def test_a_click_whose_answer_discord_refused_is_answered_again_or_shown_at_the_next_look(
+        fake_discord, bot_process, tmp_path):
+    """Discord answers 503 to the bot's interaction callbacks. For a moment: the bot answers again
+    within the click's 3 s and the player sees their draw. For longer than 3 s: the player saw
+    "This interaction failed", but the draw was applied and their next look (My hand) shows it; the
+    turn goes on from there and the log holds no traceback."""
+    fake = fake_discord
+    from e2e_helpers import DRAWN, button
+
+    process, table, first = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    hand = await open_hand(fake, first, table)
+    fake.rest_outage(503, "POST /interactions/*/callback")
+    draw = await fake.click(first, button(hand, "Draw"))
+    await fake.wait_for(lambda: any(r.status == 503 and r.route.endswith("/callback") for r in fake.requests),
+                        what="the click's answer refused")
+    fake.rest_back()
+    await fake.wait_for(lambda: draw.acked, what="the click answered again within its 3 s")
+    await fake.wait_for(lambda: DRAWN in hand.text, what="the draw shown")
+    await play_simple_turn(fake, first, table, hand=hand)
+    await fake.wait_for(lambda: turn_name(table).lower() != first, what="the next turn")
+    second = turn_name(table).lower()
+
+    hand = await open_hand(fake, second, table)
+    fake.rest_outage(503, "POST /interactions/*/callback")
+    refused = sum(r.status == 503 for r in fake.requests)
+    draw = await fake.click(second, button(hand, "Draw"))
+    await fake.wait_for(lambda: sum(r.status == 503 for r in fake.requests) > refused, what="the answer refused")
+    fake.advance_time(3.5)  # the click's 3 s pass: the player sees "This interaction failed"
+    fake.rest_back()
+    await fake.settle()
+    assert not draw.acked
+    look = await open_hand(fake, second, table)  # the next look shows what was applied
+    assert DRAWN in look.text, look.text
+    await play_simple_turn(fake, second, table, hand=look)
+    await fake.wait_for(lambda: turn_name(table).lower() == first, what="the turn after")
+    log = process.output()
+    assert "Traceback" not in log, log[-3000:]
+    assert "Discord did not take the answer to a click" in log
+    failed = [v for v in fake.violations if v.kind in ("late_ack", "not_acknowledged")]
+    assert failed and all(v.interaction_id == draw.id for v in failed)  # only the click Discord's outage failed
+    fake.violations[:] = [v for v in fake.violations if v not in failed]
+    fake.assert_no_violations()

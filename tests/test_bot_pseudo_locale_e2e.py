@@ -72,7 +72,8 @@ async def test_every_text_the_bot_shows_comes_from_the_catalogue(fake_discord, b
                             what="the discard menu")
         discard = next(s for s in hands[to_act].selects if "discard-menu" in s.custom_id)
         await ack(await fake.select(to_act, discard, values=[discard.options[0].value]))
-    for command in ("tonk help", "tonk rules", "tonk ledger", "tonk history"):
+    for command in ("tonk help", "tonk rules", "tonk ledger", "tonk history", "tonk stats player", "tonk stats server",
+                    "tonk top"):
         await ack(await fake.slash("carol", "tonk", command))
     await fake.settle()
     found: dict[str, str] = {}

@@ -181,3 +181,20 @@ def test_a_refused_spread_names_the_ace_rule_in_the_readers_language():
             game.apply(0, spread)
         shown = pseudo.render(refused.value.text)
         assert "⟦" in shown and not re.findall(r"[A-Za-z]{2,}", shown), shown  # no English words inside it
+
+
+def test_a_rules_label_is_said_in_the_readers_language_but_the_preset_keeps_its_name():
+    """The footer's `standard + 7 cards, 2 jokers, …` is the catalogue's words; only the preset's
+    name, which a host types in `/tonk new preset:`, stays as it is."""
+    from dataclasses import replace as changed
+
+    from engine.help import rules_label
+
+    crowded = changed(Rules(), hand_size=7, deck=40, upcard=False, hit_books=False, stock_out="dead_hand",
+                      slap="first_to_slap", face_values="ranked", jokers=2, caught_pays="double_to_all",
+                      spread_wait=2, wild_cards="deuces_and_jokers")
+    pseudo = i18n.lang(i18n.PSEUDO)
+    for label in (rules_label(crowded, limit=10_000), rules_label(crowded, limit=10), rules_label(crowded, with_scoring=True)):
+        shown, preset = pseudo.render(label), crowded.closest_preset()
+        assert label.startswith(preset + " + ") and preset in shown
+        assert not re.findall(r"[A-Za-z]{2,}", shown.replace(preset, "", 1)), shown
