@@ -78,17 +78,18 @@ def _footer(table: PublicTable, lang: Lang = ENGLISH) -> str:
 
 
 def table_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
-                  shown: pictures.TablePicture | None = None, lang: Lang = ENGLISH) -> dict[str, Any]:
+                  shown: pictures.TablePicture | None = None, paused: float = 0.0,
+                  lang: Lang = ENGLISH) -> dict[str, Any]:
     """The channel's message for a table, whatever its state, from what everyone may see, in the
     server's language (`lang`).
     `deadline` (a Unix time) is when the turn in play runs out; `picture` adds a PNG of the table;
     `shown`: the picture the edited message carries already, kept rather than sent again when it
-    is still right."""
+    is still right; `paused`: seconds the turn's timer stood still while Discord was out of reach."""
     if table.status is Status.CLOSED:
         return closed_message(table, lang=lang)
     if table.status is Status.LOBBY:
         return lobby_message(table, lang=lang)
-    return play_message(table, deadline=deadline, picture=picture, shown=shown, lang=lang)
+    return play_message(table, deadline=deadline, picture=picture, shown=shown, paused=paused, lang=lang)
 
 
 def relative_time(when: float) -> str:
@@ -364,8 +365,23 @@ def _score_text(table: PublicTable, total: int, pushups: int, lang: Lang = ENGLI
     return points_words(total, lang, sign=True)
 
 
+PAUSE_SHOWN = 5.0
+"""Seconds of Discord out of reach in a turn from which the table says its timer paused (a
+reconnect of a second or two, which Discord asks for routinely, goes unsaid)."""
+
+
+def duration_words(seconds: float, lang: Lang = ENGLISH) -> str:
+    """`9 seconds`, `2 minutes`, `1 hour`: a span as the language says it (CLDR's units)."""
+    from datetime import timedelta
+
+    from babel.dates import format_timedelta
+
+    return format_timedelta(timedelta(seconds=round(seconds)), threshold=1.5, locale=lang.babel)
+
+
 def play_message(table: PublicTable, *, deadline: float | None = None, picture: bool = False,
-                 shown: pictures.TablePicture | None = None, lang: Lang = ENGLISH) -> dict[str, Any]:
+                 shown: pictures.TablePicture | None = None, paused: float = 0.0,
+                 lang: Lang = ENGLISH) -> dict[str, Any]:
     """A hand in play, its showdown, or the table between hands (after someone left or joined)."""
     L = lang.render
     out = table.outcome
@@ -412,6 +428,9 @@ def play_message(table: PublicTable, *, deadline: float | None = None, picture: 
                                       card=card_words(table.discard_top, lang)))  # type: ignore[arg-type]
         if deadline is not None:
             description += " " + L(t("Time runs out {when}.", when=relative_time(deadline)))
+            if paused >= PAUSE_SHOWN:
+                description += "\n" + L(t("⏸️ Discord was unreachable for {duration}: the timer paused.",
+                                          duration=duration_words(paused, lang)))
     embed = discord.Embed(title=title, description=description[:4096], colour=colour)
     embed.add_field(name=L(t("Seats")), value="\n".join(lines)[:1024], inline=False)
     if out is not None:

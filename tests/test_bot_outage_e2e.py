@@ -64,8 +64,16 @@ async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bo
                         what="the bot back on the gateway")
     back = time.monotonic()
     assert fake.identify_count <= identifies + 1  # one new session at most (discord.py identifies after a refused upgrade)
+    import re
+
+    await fake.wait_for(lambda: "Discord was unreachable for" in table.text, timeout=10,
+                        what="the table saying why its timer stood still")
+    away = int(re.search(r"Discord was unreachable for (\d+) seconds: the timer paused", table.text)[1])
+    assert 8 <= away <= back - began + 2, (away, back - began)  # from the drop until the bot was back
     await fake.wait_for(lambda: "time ran out" in table.text, timeout=20, what="the turn's time-out after the outage")
     assert time.monotonic() - back > 1.0, "the timer did not go on with the time it had left"
+    await fake.wait_for(lambda: turn_name(table) != sleeper, what="the next turn")
+    assert "Discord was unreachable" not in table.text  # the next turn's timer never stood still
     assert time.monotonic() - began > 6 + 9 - 1
     log = process.output()
     assert "Traceback" not in log, log[-3000:]

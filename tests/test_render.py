@@ -154,3 +154,25 @@ async def test_a_wild_card_hand_offers_each_menu_value_once():
     for item in message["view"].children:
         values = [o.value for o in getattr(item, "options", None) or []]
         assert len(values) == len(set(values))
+
+
+async def test_a_turn_that_stood_still_for_discord_says_so_in_the_servers_language(service):
+    """The table tells why its turn's timer waited: Discord was out of reach for a while (said with
+    CLDR's units in the server's language); a reconnect of a second or two goes unsaid."""
+    import time
+
+    import i18n
+
+    people = [Person(1, "p1"), Person(2, "p2")]
+    view = await service.open_table(guild_id=1, channel_id=2, host=people[0])
+    view = await do(service, view.id, people[1], Join)
+    view = await do(service, view.id, people[0], Start)
+    assert view.in_play  # the seeded deal is no tonk on the deal
+    deadline = time.time() + 60
+    assert "unreachable" not in render.table_message(view.public(), deadline=deadline, paused=2)["embed"].description
+    shown = render.table_message(view.public(), deadline=deadline, paused=130)["embed"].description
+    assert "Discord was unreachable for 2 minutes: the timer paused." in shown
+    german = render.table_message(view.public(), deadline=deadline, paused=9, lang=i18n.lang("de"))["embed"].description
+    assert "Discord war 9 Sekunden lang nicht erreichbar" in german
+    polish = render.table_message(view.public(), deadline=deadline, paused=300, lang=i18n.lang("pl"))["embed"].description
+    assert "przez 5 minut:" in polish

@@ -59,6 +59,7 @@ class ChannelFollower(LivePart):
         runtime = self.tables.get(table.id)
         lang = server_lang(table.guild_id)
         message = render.table_message(public, deadline=await self.clock.deadline(table), picture=on,
+                                       paused=self.clock.paused(table),
                                        shown=runtime.channel.picture if runtime is not None else None,
                                        lang=lang)
         return message, render.channel_picture(public, lang) if on else None

@@ -81,6 +81,14 @@ class TurnClock(LivePart):
         task = asyncio.create_task(self._timer(table.id, table.guild_id, key), name=f"tonk-timer-{table.id}")
         clock.timer = (key, task)
 
+    def paused(self, table: Table) -> float:
+        """Seconds the turn in play stood still because Discord was out of reach (0: it did not)."""
+        runtime = self.tables.get(table.id)
+        started = runtime.clock.turn_started if runtime is not None else None
+        if started is None or started[0] != table.turn_key or table.is_computer_turn:
+            return 0.0
+        return self.reach.away_since(started[1])
+
     async def deadline(self, table: Table) -> float | None:
         """When the turn in play runs out (Unix time); None when no person's turn is timed."""
         runtime = self.tables.get(table.id)
