@@ -123,3 +123,81 @@ async def test_a_click_whose_answer_discord_refused_is_answered_again_or_shown_a
     assert failed and all(v.interaction_id == draw.id for v in failed)  # only the click Discord's outage failed
     fake.violations[:] = [v for v in fake.violations if v not in failed]
     fake.assert_no_violations()
+
+
+async def test_a_deleted_table_message_is_posted_again_once(fake_discord, bot_process, tmp_path):
+    """A moderator deletes the table's message mid-hand: Discord answers the bot's next edit 404
+    (Unknown Message), and the bot posts the table again, once, and follows the game there; the
+    hand goes on. Deleted a second time, it stays deleted (a 404 is not tried forever), and the
+    players still play from their private hands."""
+    fake = fake_discord
+    process, table, first = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    channel = table.channel
+
+    def tables_shown():
+        return [m for m in fake.messages.values()
+                if m.channel is channel and not m.deleted and not m.ephemeral and "Seats" in m.text]
+
+    hand = await open_hand(fake, first, table)
+    await fake.delete_message(table)
+    await play_simple_turn(fake, first, table, hand=hand)
+    await fake.wait_for(lambda: len(tables_shown()) == 1, timeout=15, what="the table posted again")
+    again = tables_shown()[0]
+    assert again.id != table.id
+    await fake.wait_for(lambda: turn_name(again) and turn_name(again).lower() != first, what="the turn after, shown")
+    second = turn_name(again).lower()
+    await play_simple_turn(fake, second, again)
+    await fake.wait_for(lambda: turn_name(again).lower() == first, what="the repost following the game")
+
+    hand = await open_hand(fake, first, again)
+    await fake.delete_message(again)
+    await play_simple_turn(fake, first, again, hand=hand)  # the private hand plays on without the table
+    await fake.wait_for(lambda: "Your turn" not in hand.text, what="the turn played from the private hand")
+    await fake.wait_for(lambda: "its message is gone" in process.output(), timeout=15, what="the second 404 let be")
+    await fake.settle()
+    assert not tables_shown()  # not posted a second time
+    log = process.output()
+    assert "Traceback" not in log, log[-3000:]
+    assert log.count("the table is posted again") == 1 and "its message is gone" in log
+    gone = [v for v in fake.violations if v.kind == "unknown_message"]
+    assert 1 <= len(gone) and all(v.route.startswith("PATCH /channels/") for v in gone)
+    fake.violations[:] = [v for v in fake.violations if v not in gone]
+    fake.assert_no_violations()
+
+
+async def test_a_slow_discord_still_has_every_click_answered_in_time_at_every_table(fake_discord, bot_process,
+                                                                                   tmp_path):
+    """Discord answers every request 2 s late (an interaction's answer still counts when it
+    arrives). Two tables play at once: every click is acknowledged within its 3 s, neither table's
+    updates wait behind the other's, and both channel messages end on the newest table."""
+    fake = fake_discord
+    import asyncio
+
+    from e2e_helpers import ack, deal_until_in_play
+
+    process, table, _ = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    sent = await fake.slash("carol", "lobby", "tonk new")
+    await ack(sent)
+    other = await sent.original()
+    await ack(await fake.click("dave", other.button("Join")))
+    await ack(await fake.click("carol", other.button("Start")))
+    await fake.wait_for(lambda: "Tonk · hand" in other.text, what="the second table's deal")
+    await deal_until_in_play(fake, other, user="carol")
+
+    fake.slow_api(2.0)
+    clicks = len(fake.interactions)
+
+    async def two_turns(message):
+        for _ in range(2):
+            name = turn_name(message)
+            await play_simple_turn(fake, name.lower(), message)
+            await fake.wait_for(lambda: turn_name(message) != name, timeout=30, what=f"the table after {name}'s turn")
+
+    await asyncio.gather(two_turns(table), two_turns(other))
+    fake.api_fast()
+    answered = [i for i in list(fake.interactions.values())[clicks:]]
+    assert len(answered) >= 8 and all(i.acked for i in answered)
+    assert max(i.ack_latency for i in answered) < 3.0, sorted(i.ack_latency for i in answered)[-3:]
+    log = process.output()
+    assert "Traceback" not in log, log[-3000:]
+    fake.assert_no_violations()

@@ -105,10 +105,30 @@ class ChannelFollower(LivePart):
         message = self.client.get_partial_messageable(table.channel_id).get_partial_message(table.message_id)
         try:
             await message.edit(**content)
-        except discord.NotFound:
-            log.warning("table %s: its message is gone", table.id)
+        except discord.NotFound as exc:
+            if exc.code != 10008 or channel.reposted:  # the channel is gone, or the table was posted again already
+                log.warning("table %s: its message is gone", table.id)
+                return
+            await self._post_again(runtime, table, content, edit, picture)
         else:
             channel.edit_landed(edit, picture)
+
+    async def _post_again(self, runtime: TableRuntime, table: Table, content: dict[str, Any], edit: int,
+                          picture: pictures.TablePicture | None) -> None:
+        """Someone deleted the table's message: post the table again, once (a message deleted again
+        is left deleted: the players still play from their private hands)."""
+        runtime.channel.reposted = True
+        channel = self.client.get_partial_messageable(table.channel_id)
+        try:
+            sent = await channel.send(**render.as_new(content))
+        except discord.HTTPException as exc:
+            log.warning("table %s: its message was deleted and could not be posted again (%s)", table.id, exc)
+            return
+        saved = await self.service.set_message(table.id, sent.id)
+        if saved is not None and (runtime.newest is None or saved.version >= runtime.newest.version):
+            runtime.newest = saved
+        runtime.channel.edit_landed(edit, picture)
+        log.info("table %s: its message was deleted: the table is posted again", table.id)
 
     def forget_shown(self, runtime: TableRuntime) -> None:
         """What the message shows is not known: the next edit sends it whole, picture and all."""

@@ -66,6 +66,8 @@ class ChannelState:
     blocked_told: set[int] = field(default_factory=set)
     """Who was told at a click that the table is stuck (once each while it is)."""
     host_told: bool = False
+    reposted: bool = False
+    """The table's message was deleted and posted again (it is posted again once, not forever)."""
     recover: asyncio.Task | None = None
     """Tries the channel again every `PERMISSION_RETRY_SECONDS` while it refuses the bot."""
 

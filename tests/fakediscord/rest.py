@@ -7,6 +7,7 @@ at fault, records as a violation. Rate limits are applied per route before the h
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 import time
@@ -208,6 +209,9 @@ class RestAPI:
         self.requests.append(RequestRecord(request.method, route, request.path_qs, response.status,
                                            received, retry_after))
         self._notify()
+        slow = self.slowness_for(route) if resource is not None else 0.0
+        if slow:  # done on arrival, answered late: what a slow Discord looks like from the bot
+            await asyncio.sleep(slow)
         return response
 
     async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, Upload]]:

@@ -159,6 +159,7 @@ class FakeDiscord(RestAPI, GatewayServer):
         self.identify_count = 0
         self.heartbeats = 0
         self._rest_outage: tuple[int, str] | None = None
+        self._slow: tuple[float, str] | None = None
         self.gateway_refused = False
 
         self._connections: set[Connection] = set()
@@ -700,6 +701,10 @@ class FakeDiscord(RestAPI, GatewayServer):
             if session.connection is not None:
                 await session.connection.send(dumps({"op": RECONNECT, "d": None, "s": None, "t": None}))
 
+    async def delete_message(self, message: "MessageLike") -> None:
+        """Someone (a moderator) deletes a message in its channel; the bot hears MESSAGE_DELETE."""
+        await self._delete(self.message(message))
+
     async def invalid_session(self, resumable: bool = False) -> None:
         """Sends op 9 INVALID_SESSION on every live socket; `resumable` is its `d`: may the client
         RESUME? A session that may not is over (what it buffered is lost): the client must wait 1-5 s
@@ -739,6 +744,22 @@ class FakeDiscord(RestAPI, GatewayServer):
         """The REST outage is over."""
         self._rest_outage = None
         self._notify()
+
+    def slow_api(self, seconds: float, routes: str = "*") -> None:
+        """Discord's API slows down: every request whose route matches the glob `routes` is done on
+        arrival (an interaction's answer counts when it arrives, as Discord's do) but its response
+        comes `seconds` later, until `api_fast()`."""
+        self._slow = (seconds, routes)
+
+    def api_fast(self) -> None:
+        self._slow = None
+        self._notify()
+
+    def slowness_for(self, route: str) -> float:
+        if self._slow is None:
+            return 0.0
+        seconds, pattern = self._slow
+        return seconds if fnmatch.fnmatchcase(route, pattern) else 0.0
 
     def rest_outage_for(self, route: str) -> int | None:
         """The status an outage answers `route` with now, if any."""
