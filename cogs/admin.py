@@ -22,24 +22,22 @@ from bot.errors import UserError
 from bot.languages import language_name
 from bot.server import DISCORD_LANGUAGE, ServerService
 from bot.service import TableService
-from engine.help import plural
-from engine.text import N_, t
+from engine.text import N_, Text, lines, t, tn
 
 from cogs import render, stats_commands
 from cogs.components import ASK_EVENT, ask_button, view_of
-from cogs.common import (PRESET_CHOICES, SCORING_CHOICES, and_list, in_server, person_of, reader_lang, report_error,
+from cogs.common import (PRESET_CHOICES, SCORING_CHOICES, in_server, person_of, reader_lang, report_error,
                          server_lang)
 
 GROUP_NAME = "tonk-admin"
 
-FORGET_QUESTION = (
-    "**Delete everything Tonk keeps about this server?**\n"
-    "Its settings, every table (an open one closes now: an unfinished hand pays nothing), every hand "
-    "played here and its record, the ledger of every season, the stats and the season names. "
-    "Players' data on other servers stays. This cannot be undone."
-)
-SEASON_QUESTION = ("**Start a new season?** The standings of this season are archived (`season:` in /tonk stats "
-                   "and /tonk top still shows them) and everyone starts again from 0.")
+FORGET_QUESTION = lines(
+    t("**Delete everything Tonk keeps about this server?**"),
+    t("Its settings, every table (an open one closes now: an unfinished hand pays nothing), every hand "
+      "played here and its record, the ledger of every season, the stats and the season names. "
+      "Players' data on other servers stays. This cannot be undone."))
+SEASON_QUESTION = t("**Start a new season?** The standings of this season are archived (`season:` in /tonk stats "
+                    "and /tonk top still shows them) and everyone starts again from 0.")
 
 
 LANGUAGE_CHOICES = ([app_commands.Choice(name=N_("The server's Discord language"), value=DISCORD_LANGUAGE)]
@@ -60,17 +58,21 @@ def with_language(embed: discord.Embed, settings, interaction: discord.Interacti
     return embed
 
 
-def asking(question: str, what: str, yes: str) -> dict:
-    """An ephemeral confirmation: the question, a red button that does it, a grey one that does not."""
-    return {"content": question,
-            "view": view_of(ask_button(what, yes, discord.ButtonStyle.danger),
-                            ask_button("keep", "Keep everything as it is"))}
+def asking(question: Text, what: str, yes: Text, lang: i18n.Lang) -> dict:
+    """An ephemeral confirmation in the reader's language: the question, a red button that does it,
+    a grey one that does not."""
+    return {"content": lang.render(question),
+            "view": view_of(ask_button(what, lang.render(yes)[:80], discord.ButtonStyle.danger),
+                            ask_button("keep", lang.render(t("Keep everything as it is"))[:80]))}
 
 
-def forgotten_text(done) -> str:
-    parts = [plural(done.tables, "table"), plural(done.hands, "hand"), plural(done.ledger_rows, "ledger row")]
-    return (f"Done: this server's Tonk data is deleted ({and_list(parts)}"
-            f"{', and its settings' if done.settings else ''}). /tonk new starts afresh.")
+def forgotten_text(done, lang: i18n.Lang) -> str:
+    parts = [tn("{n} table", "{n} tables", done.tables), tn("{n} hand", "{n} hands", done.hands),
+             tn("{n} ledger row", "{n} ledger rows", done.ledger_rows)]
+    if done.settings:
+        parts.append(t("its settings"))
+    return lang.render(t("Done: this server's Tonk data is deleted ({what}). /tonk new starts afresh.",
+                         what=lang.join(parts)))
 
 
 @app_commands.guild_only()
@@ -121,7 +123,8 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
             await interaction.response.send_message(embed=embed, ephemeral=True)
             return
         await interaction.response.send_message(embed=embed, ephemeral=True,
-                                                **asking(SEASON_QUESTION, "season", "Start a new season"))
+                                                **asking(SEASON_QUESTION, "season", t("Start a new season"),
+                                                         reader_lang(interaction)))
 
     # ------------------------------------------------------------------ /tonk-admin season
 
@@ -138,7 +141,8 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
     @app_commands.command(name="forget", description=N_("Delete everything Tonk keeps about this server (asks first)"))
     @app_commands.checks.has_permissions(manage_guild=True)
     async def forget(self, interaction: discord.Interaction) -> None:
-        await interaction.response.send_message(**asking(FORGET_QUESTION, "forget", "Delete this server's data"),
+        await interaction.response.send_message(**asking(FORGET_QUESTION, "forget", t("Delete this server's data"),
+                                                         reader_lang(interaction)),
                                                 ephemeral=True)
 
     # ------------------------------------------------------------------ the confirmations' buttons
@@ -152,7 +156,8 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
 
     async def _answer(self, interaction: discord.Interaction, what: str) -> None:
         if what == "keep":
-            await interaction.response.edit_message(content="Nothing changed.", view=None)
+            await interaction.response.edit_message(content=reader_lang(interaction).render(t("Nothing changed.")),
+                                                    view=None)
             return
         if not in_server(interaction):
             return
@@ -169,4 +174,4 @@ class TonkAdminCog(commands.GroupCog, name="TonkAdmin", group_name=GROUP_NAME,
             await interaction.response.defer()  # closing the open tables first may take a moment
             done = await self.server.forget_server(guild_id, person)
             self.tonk.live.settings_changed(guild_id)
-            await interaction.edit_original_response(content=forgotten_text(done), view=None)
+            await interaction.edit_original_response(content=forgotten_text(done, reader_lang(interaction)), view=None)

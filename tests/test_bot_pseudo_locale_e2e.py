@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 
 from e2e_helpers import ack, bot_env
+from engine import PRESET_NAMES
 
 PLAIN_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
 ALLOWED = {
     # what is not words of the bot's: names, the game's name and Discord's own names for its permissions
     "Alice", "Bob", "Carol", "Dave", "Tonk", "Hall", "png",
-}
+} | {word for name in PRESET_NAMES for word in name.split()}  # a preset keeps the name a host types (preset:)
 
 
 def _texts(message) -> list[str]:
@@ -75,6 +76,9 @@ async def test_every_text_the_bot_shows_comes_from_the_catalogue(fake_discord, b
     for command in ("tonk help", "tonk rules", "tonk ledger", "tonk history", "tonk stats player", "tonk stats server",
                     "tonk top"):
         await ack(await fake.slash("carol", "tonk", command))
+    for command, options in (("tonk-admin forget", {}), ("tonk-admin settings", {"new_season": True})):
+        question = await (await fake.slash("admin", "tonk", command, **options)).original()  # a manager's questions
+        await ack(await fake.click("admin", question.buttons[-1]))  # keep everything: "Nothing changed."
     await fake.settle()
     found: dict[str, str] = {}
     for text in lobby + [text for message in fake.messages.values() for text in _texts(message)]:
