@@ -88,10 +88,42 @@ def _named(view) -> set:
     return named
 
 
+def _cards_in_words_of(lang):
+    """What `_cards_in` is for English, in `lang`: the cards a text names, each as the language
+    writes a card (`lang.value(card)`), longest names first (so "10" is not read as "1")."""
+    from engine import Card
+
+    def cards_in(text: str, cards) -> set:
+        named = set()
+        for card in sorted(cards, key=lambda c: -len(lang.value(c))):
+            words = lang.value(card)
+            if words in text:
+                named.add(card)
+                text = text.replace(words, "\x00")
+        tokens = set(__import__("re").split(r"[\s.,:;@'\"()\[\]{}]+", text))
+        return named | {c for c in cards if isinstance(c, Card) and c.code in tokens}
+    return cards_in
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
     """Random tables and hands: before the showdown the channel names no card of any hand or
     of the stock (unless the table saw it), and a private hand names no other hand's cards."""
+    _no_card_leaks(seed, ENGLISH, _cards_in)
+
+
+@pytest.mark.parametrize("code", [code for code in __import__("i18n").CATALOGUES if code != "en"])
+def test_no_message_shows_a_card_its_viewer_may_not_see_in_any_language(code):
+    """The same, in every shipped language: the words change, what a seat is shown does not
+    (the showdown must name every hand's cards in the language's words, so the reader works)."""
+    import i18n
+
+    lang = i18n.lang(code)
+    for seed in (100, 101):
+        _no_card_leaks(seed, lang, _cards_in_words_of(lang))
+
+
+def _no_card_leaks(seed, lang, cards_in):
     from bot.table import Scoring, Table
     from engine import PRESET_NAMES, Rules
 
@@ -110,20 +142,21 @@ def test_no_message_shows_a_card_its_viewer_may_not_see(seed):
             hidden = {c for h in game.hands for c in h} | set(game.stock)
             seen |= _cards_in(ENGLISH.render(table.cuts) if table.cuts else "", hidden)  # the cut for the deal is a deck of its own
             seen |= _named(table.seat_view(0))  # what wild cards stand for is public (not where that card is)
-            channel = _shown(render.table_message(table.public()))
-            assert not _cards_in(channel, hidden - seen), (preset, channel)
+            channel = _shown(render.table_message(table.public(), lang=lang))
+            assert not cards_in(channel, hidden - seen), (preset, channel)
             for seat in range(len(table.seats)):
                 view = table.seat_view(seat)
                 private = _shown(render.hand_message(view, table_id=table.id, hand_number=table.hand_number,
-                                                     moves=table.moves))
+                                                     moves=table.moves, lang=lang))
                 allowed = view.seen_cards() | _named(view)
-                assert not _cards_in(private, hidden - allowed), (preset, seat, private)
+                assert not cards_in(private, hidden - allowed), (preset, seat, private)
             seat = game.to_act
             legal = game.legal_actions(seat)
             action = rng.choice([a for a in legal if a.verb != "drop"] if rng.random() < 0.95 else legal)
             table, _ = table.act(table.seats[seat].user_id, action)
-        shown = _shown(render.table_message(table.public()))
-        assert {c for h in table.game.hands for c in h} <= cards_named(shown)  # the showdown shows every hand
+        shown = _shown(render.table_message(table.public(), lang=lang))
+        every = {c for h in table.game.hands for c in h}
+        assert every <= cards_in(shown, every), (preset, shown)  # the showdown shows every hand
         table, _ = table.next_hand(1, rng)
 
 
