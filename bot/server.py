@@ -189,7 +189,7 @@ class ServerService:
                 self.languages.chose(guild_id, current.language)
             if new_season:
                 season = await start_new_season(session, guild_id=guild_id)
-                notes.append(f"The old standings are archived; season {season} begins.")
+                notes.append(t("The old standings are archived; season {season} begins.", season=season))
         return current, notes
 
     async def forget_server(self, guild_id: int, person: Person) -> Forgotten:
