@@ -38,6 +38,52 @@ async def test_an_outage_of_edits_ends_with_every_message_showing_the_newest_tab
     fake.assert_no_violations()
 
 
+async def test_no_turn_times_out_while_discord_refuses_the_tables_updates(fake_discord, bot_process, tmp_path):
+    """A 6 s turn begins while Discord's REST refuses every edit (the clicks' answers still land):
+    the next player's hand and the table cannot show that it is their turn, so their timer stands
+    still as long as the table's updates fail, and goes on with the time it had left once one lands;
+    the table then says why."""
+    fake = fake_discord
+    import asyncio
+    import re
+    import time
+
+    from e2e_helpers import deal_until_in_play
+    from test_bot_commands import command_text
+    from test_bot_e2e import open_table, start_bot, start_table
+
+    process = await start_bot(bot_process, tmp_path)
+    await command_text(fake, "admin", "tonk-admin settings", turn_timer=6)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    first = turn_name(table).lower()
+    second = "bob" if first == "alice" else "alice"
+    waiting = await open_hand(fake, second, table)  # looking: no ping, their hand would say it
+
+    fake.rest_outage(503, "PATCH *")
+    await play_simple_turn(fake, first, table)  # the clicks are answered; nothing else reaches Discord
+    began = time.monotonic()
+    await fake.wait_for(lambda: any(r.status == 503 and r.route.startswith("PATCH /channels/")
+                                    for r in fake.requests), what="the table's edit refused")
+    await asyncio.sleep(9)  # real time: the bot's own timer is what is held against the outage
+    assert turn_name(table).lower() == first and "Your turn" not in waiting.text  # nobody could see it
+    assert "time ran out" not in table.text
+    fake.rest_back()
+    await fake.wait_for(lambda: "Your turn" in waiting.text, timeout=30, what="the live hand after the outage")
+    await fake.wait_for(lambda: turn_name(table).lower() == second, timeout=10, what="the table after the outage")
+    back = time.monotonic()
+    assert "time ran out" not in table.text, "the turn timed out while nobody could see it"
+    away = int(re.search(r"Discord was unreachable for (\d+) seconds: the timer paused", table.text)[1])
+    assert 8 <= away <= back - began + 1, (away, back - began)
+    await fake.wait_for(lambda: "time ran out" in table.text, timeout=20, what="the turn's time-out after the outage")
+    assert time.monotonic() - back > 1.0, "the timer did not go on with the time it had left"
+    log = process.output()
+    assert "Traceback" not in log, log[-3000:]
+    assert "its clock stands still meanwhile" in log
+    fake.assert_no_violations()
+
+
 async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bot_process, tmp_path):
     """A 6 s turn, and Discord's gateway down for 9 s of it: nobody could click, so the turn does
     not time out meanwhile; once Discord is back the timer goes on with the time it had left."""

@@ -45,7 +45,7 @@ from bot.table import (BigOneCalled, ConfirmSet, Event, HandDealt, HandOver, Hos
 from cogs.live.channel import PERMISSION_RETRY_SECONDS, ChannelFollower
 from cogs.live.clock import WARNING_SHARE, TurnClock, warning_lead
 from cogs.live.hands import HAND_WAIT_SECONDS, LiveHands
-from cogs.live.runtime import (HAND_TOKEN_SECONDS, LiveHand, Reachability, Runtimes, ServerLooks, TableRuntime,
+from cogs.live.runtime import (HAND_TOKEN_SECONDS, LiveHand, Paused, Reachability, Runtimes, ServerLooks, TableRuntime,
                                background)
 
 log = logging.getLogger("cogs.live")
@@ -195,6 +195,8 @@ class LiveTables:
             await self.channel.hold(runtime, lambda: self._table_now(runtime))
             runtime.dirty = False
             table = None
+            landed = False
+            runtime.rest.round_began()
             try:
                 table = self._table_now(runtime) or await self.service.load(runtime.table_id)
                 refused: discord.Forbidden | None = None
@@ -206,6 +208,7 @@ class LiveTables:
                     except discord.Forbidden as exc:
                         refused = refused or exc  # the private hands, edited through their clicks, still follow
                     except OUTAGE_ERRORS as exc:
+                        runtime.rest.round_failed()  # the table's clock stands still from the round's start
                         failed = failed or exc  # the other steps still try: one route's outage is not all
                 if failed is not None:
                     raise failed
@@ -218,17 +221,21 @@ class LiveTables:
             except UserError:
                 break
             except OUTAGE_ERRORS as exc:
+                runtime.rest.round_failed()
                 await self._outage(runtime, exc)
                 continue
             except Exception:
                 log.exception("table %s: could not update the channel", runtime.table_id)
             else:
+                landed = True
                 if runtime.failures:
                     log.info("table %s: Discord answers again: the table shows its newest state", runtime.table_id)
                 runtime.failures = 0
                 self.channel.let_in(runtime)
                 if not table.is_open and not runtime.dirty:
                     break
+            finally:
+                runtime.rest.round_ended(landed)  # its clock goes on (a round that landed shows the time away)
         else:
             return
         # the table closed (or vanished): nothing of it stays in memory
@@ -241,7 +248,8 @@ class LiveTables:
         newest state then, so an outage ends with the newest table shown, not a queue of old ones.
         One warning per outage, no traceback: it is Discord's trouble, not the bot's."""
         if runtime.failures == 0:
-            log.warning("table %s: Discord failed an update (%s): trying again until it answers",
+            log.warning("table %s: Discord failed an update (%s): trying again until it answers; "
+                        "its clock stands still meanwhile",
                         runtime.table_id, getattr(exc, "status", None) or type(exc).__name__)
         runtime.failures += 1
         self.channel.forget_shown(runtime)
@@ -297,10 +305,11 @@ class LiveTables:
                 if table.status is not Status.LOBBY:
                     return
                 since = table.lobby_since
-                wait = since + self.settings.lobby_idle_seconds + self.reach.away_since(since) - time.time()
-                if wait > 0 or self.reach.down:
-                    await self.reach.sleep_until(lambda: since + self.settings.lobby_idle_seconds  # noqa: B023
-                                                 + self.reach.away_since(since))  # noqa: B023
+                pause = Paused(self.reach, runtime.rest)
+                wait = since + self.settings.lobby_idle_seconds + pause.away_since(since) - time.time()
+                if wait > 0 or pause.down:
+                    await pause.sleep_until(lambda: since + self.settings.lobby_idle_seconds  # noqa: B023
+                                            + pause.away_since(since))  # noqa: B023
                     continue
                 await self.service.apply(runtime.table_id, None, CloseIdle(self.settings.lobby_idle_seconds))
                 return

@@ -87,7 +87,7 @@ class TurnClock(LivePart):
         started = runtime.clock.turn_started if runtime is not None else None
         if started is None or started[0] != table.turn_key or table.is_computer_turn:
             return 0.0
-        return self.reach.away_since(started[1])
+        return self.pause(table.id).away_since(started[1])
 
     async def deadline(self, table: Table) -> float | None:
         """When the turn in play runs out (Unix time); None when no person's turn is timed."""
@@ -95,7 +95,7 @@ class TurnClock(LivePart):
         started = runtime.clock.turn_started if runtime is not None else None
         if started is None or started[0] != table.turn_key or table.is_computer_turn:
             return None
-        return started[1] + await self.looks.turn_seconds(table.guild_id) + self.reach.away_since(started[1])
+        return started[1] + await self.looks.turn_seconds(table.guild_id) + self.pause(table.id).away_since(started[1])
 
     async def _timer(self, table_id: int, guild_id: int, key: str) -> None:
         """The turn `key`'s time-out (and its warning). It sleeps the whole turn, so it keeps the
@@ -104,14 +104,15 @@ class TurnClock(LivePart):
             seconds = await self.looks.turn_seconds(guild_id)
             lead = warning_lead(seconds)
             began = time.time()
+            pause = self.pause(table_id)
 
             def end() -> float:  # Discord's time away since the turn began does not count
-                return began + seconds + self.reach.away_since(began)
+                return began + seconds + pause.away_since(began)
 
             if lead > 0:
-                await self.reach.sleep_until(lambda: end() - lead)
+                await pause.sleep_until(lambda: end() - lead)
                 await self._warn(table_id, key, lead)
-            await self.reach.sleep_until(end)
+            await pause.sleep_until(end)
             await self.service.apply(table_id, None, TimeOut(key))
 
     async def _warn(self, table_id: int, key: str, left: int) -> None:

@@ -44,6 +44,105 @@ def start_task(holder: object, attribute: str, coro: Awaitable[None], name: str)
         coro.close()  # type: ignore[attr-defined]
 
 
+class Reachability:
+    """Is Discord reachable (the bot's gateway connected)? While it is not, nobody can click, so
+    the turn timers stand still: each timer's deadline moves on by the time Discord was away since
+    the turn began (`away_since`), and the table shows the later deadline when Discord is back."""
+
+    def __init__(self) -> None:
+        self.down_at: float | None = None
+        self.spans: list[tuple[float, float]] = []
+        """The past outages (Unix times), kept for a day at most."""
+        self.changed = asyncio.Event()
+
+    @property
+    def down(self) -> bool:
+        return self.down_at is not None
+
+    def went_down(self, at: float | None = None) -> None:
+        """Discord is out of reach, since `at` (Unix time; now by default)."""
+        if self.down_at is None:
+            self.down_at = time.time() if at is None else at
+            self.changed.set()
+
+    def came_back(self) -> float:
+        """Discord is back: how many seconds it was away (0: it was not)."""
+        if self.down_at is None:
+            return 0.0
+        now = time.time()
+        self.spans = [span for span in self.spans if span[1] > now - 86400] + [(self.down_at, now)]
+        away, self.down_at = now - self.down_at, None
+        self.changed.set()
+        return away
+
+    def intervals(self) -> list[tuple[float, float]]:
+        """The outages (Unix times), the one in progress included (until now)."""
+        return self.spans + ([(self.down_at, time.time())] if self.down_at is not None else [])
+
+    def away_since(self, since: float) -> float:
+        """Seconds Discord was away after `since` (Unix time), the outage in progress included."""
+        return sum(max(0.0, end - max(start, since)) for start, end in self.intervals())
+
+    async def sleep_until(self, when: Callable[[], float]) -> None:
+        """Sleep until the Unix time `when()` (asked again at every change), never while Discord is away."""
+        while True:
+            self.changed.clear()
+            left = when() - time.time()
+            if not self.down and left <= 0:
+                return
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), None if self.down else left)
+
+
+ROUND_GRACE = 5.0
+"""A table's round of updates (channel, ping, hands) still in flight after this many seconds holds
+its clock too: discord.py tries a 500, 502 or 504 again itself for up to half a minute before the
+round fails, and meanwhile the players see nothing move."""
+
+
+class TableReach(Reachability):
+    """Does Discord's REST take one table's updates? From a round that failed (counted from when
+    that round began) until one lands, or while a round has been in flight for `ROUND_GRACE`, its
+    players cannot see the game move, so its clock stands still."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_flight: float | None = None
+        """When (Unix time) the round in flight began."""
+
+    @property
+    def down(self) -> bool:
+        return self.down_at is not None or self._held() is not None
+
+    def _held(self) -> tuple[float, float] | None:
+        """The span a round in flight for longer than `ROUND_GRACE` holds the clock (to now)."""
+        now = time.time()
+        if self.in_flight is None or self.down_at is not None or now - self.in_flight <= ROUND_GRACE:
+            return None
+        return (self.in_flight + ROUND_GRACE, now)
+
+    def intervals(self) -> list[tuple[float, float]]:
+        held = self._held()
+        return super().intervals() + ([held] if held is not None else [])
+
+    def round_began(self) -> None:
+        self.in_flight = time.time()
+
+    def round_failed(self) -> None:
+        """A step of the round failed: the clock has stood still since the round began."""
+        self.went_down(self.in_flight)
+
+    def round_ended(self, landed: bool) -> float:
+        """The round is over (`landed`: Discord took all of it): how long the clock stood still."""
+        held = self._held()
+        self.in_flight = None
+        if held is not None:
+            self.spans.append(held)
+            self.changed.set()
+        away = self.came_back() if landed else 0.0
+        return away + (held[1] - held[0] if held is not None else 0.0)
+
+
 @dataclass(eq=False)
 class ChannelState:
     """What the table's channel message shows, and whether the channel lets the bot in."""
@@ -193,6 +292,9 @@ class TableRuntime:
     """Set at each change: a round held for the turn's end (`ChannelFollower.hold`) wakes."""
     failures: int = 0
     """Rounds in a row that Discord failed (a 5xx or no answer): the next try waits longer."""
+    rest: TableReach = field(default_factory=TableReach)
+    """Does Discord's REST take this table's updates? From a failed round until one lands, its
+    players cannot see the game move, so its clock stands still (`LivePart.paused`)."""
     sync: asyncio.Task | None = None
     computer: asyncio.Task | None = None
     idle: asyncio.Task | None = None
@@ -224,50 +326,43 @@ class TableRuntime:
         self.hands.stop()
 
 
-class Reachability:
-    """Is Discord reachable (the bot's gateway connected)? While it is not, nobody can click, so
-    the turn timers stand still: each timer's deadline moves on by the time Discord was away since
-    the turn began (`away_since`), and the table shows the later deadline when Discord is back."""
+class Paused:
+    """What stops one table's clock: Discord's gateway away (every table's) or Discord's REST
+    refusing this table's updates (`TableRuntime.rest`, its own). Either way its players cannot see
+    the game move, so its turn timer and idle lobby stand still; time away counts once when both
+    happen at once."""
 
-    def __init__(self) -> None:
-        self.down_at: float | None = None
-        self.spans: list[tuple[float, float]] = []
-        """The past outages (Unix times), kept for a day at most."""
-        self.changed = asyncio.Event()
+    def __init__(self, *sources: Reachability) -> None:
+        self.sources = sources
 
     @property
     def down(self) -> bool:
-        return self.down_at is not None
-
-    def went_down(self) -> None:
-        if self.down_at is None:
-            self.down_at = time.time()
-            self.changed.set()
-
-    def came_back(self) -> float:
-        """Discord is back: how many seconds it was away (0: it was not)."""
-        if self.down_at is None:
-            return 0.0
-        now = time.time()
-        self.spans = [span for span in self.spans if span[1] > now - 86400] + [(self.down_at, now)]
-        away, self.down_at = now - self.down_at, None
-        self.changed.set()
-        return away
+        return any(source.down for source in self.sources)
 
     def away_since(self, since: float) -> float:
-        """Seconds Discord was away after `since` (Unix time), the outage in progress included."""
-        spans = self.spans + ([(self.down_at, time.time())] if self.down_at is not None else [])
-        return sum(max(0.0, end - max(start, since)) for start, end in spans)
+        """Seconds after `since` (Unix time) that any source was away, overlaps counted once."""
+        away, reach = 0.0, since
+        for start, end in sorted(span for source in self.sources for span in source.intervals()):
+            start = max(start, reach)
+            if end > start:
+                away += end - start
+                reach = end
+        return away
 
     async def sleep_until(self, when: Callable[[], float]) -> None:
-        """Sleep until the Unix time `when()` (asked again at every change), never while Discord is away."""
+        """Sleep until the Unix time `when()` (asked again at every change), never while a source is away."""
         while True:
-            self.changed.clear()
+            for source in self.sources:
+                source.changed.clear()
             left = when() - time.time()
             if not self.down and left <= 0:
                 return
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), None if self.down else left)
+            waits = [asyncio.ensure_future(source.changed.wait()) for source in self.sources]
+            try:
+                await asyncio.wait(waits, timeout=None if self.down else left, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for wait in waits:
+                    wait.cancel()
 
 
 class ServerLooks:
@@ -319,6 +414,11 @@ class LivePart:
     reach: Reachability
     closing: Callable[[], bool]
     """Is the bot stopping? (Then no new work starts.)"""
+
+    def pause(self, table_id: int) -> Paused:
+        """What stops this table's clock: the gateway away, or Discord's REST refusing its updates."""
+        runtime = self.tables.get(table_id)
+        return Paused(self.reach, runtime.rest) if runtime is not None else Paused(self.reach)
 
 
 @contextlib.contextmanager
