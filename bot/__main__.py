@@ -248,10 +248,13 @@ ClientErrors; both are named below)."""
 
 def discord_trouble_in_one_line(record: logging.LogRecord) -> bool:
     """discord.py logs each failed reconnect ("Attempting a reconnect in 4.53s") with the
-    traceback of Discord's refusal: it is Discord's trouble, not the bot's, so the line stays and
-    names the refusal, without the traceback. A traceback of anything else passes untouched."""
+    traceback of Discord's refusal, as an ERROR: it is Discord's trouble, not the bot's, so the line
+    stays and names the refusal, as a WARNING without the traceback (an operator's ERROR lines are
+    the bot's own). A traceback of anything else passes untouched."""
     exc = record.exc_info[1] if record.exc_info else None
     if exc is not None and isinstance(exc, (*DISCORD_TROUBLE, aiohttp.ClientError)):
+        if record.levelno > logging.WARNING:
+            record.levelno, record.levelname = logging.WARNING, logging.getLevelName(logging.WARNING)
         record.msg = f"{record.getMessage()} ({type(exc).__name__}: {exc})"
         record.args = None
         record.exc_info = None

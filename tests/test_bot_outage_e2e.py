@@ -81,6 +81,7 @@ async def test_no_turn_times_out_while_discord_refuses_the_tables_updates(fake_d
     log = process.output()
     assert "Traceback" not in log, log[-3000:]
     assert "its clock stands still meanwhile" in log
+    assert log.count("turn timed out (the bot played it)") == 1  # the operator's line: the one after the outage
     fake.assert_no_violations()
 
 
@@ -123,6 +124,7 @@ async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bo
     assert time.monotonic() - began > 6 + 9 - 1
     log = process.output()
     assert "Traceback" not in log, log[-3000:]
+    assert " ERROR " not in log, log[-3000:]  # discord.py's failed reconnects are Discord's trouble: warnings
     assert "Discord is back after" in log
 
 

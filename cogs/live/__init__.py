@@ -140,6 +140,12 @@ class LiveTables:
         """Something everyone sees changed: the channel message, the ping and the live hands follow."""
         self.request_sync(table.id)
 
+    def _timed_out(self, runtime: TableRuntime, table: Table, event: Event) -> None:
+        """A turn ran out (the bot played it): one line for the operator, who can tell a table's
+        slow player from a bot that timed people out for Discord's fault."""
+        log.info("table %s: seat %s's turn timed out (the bot played it)", table.id, event.seat)  # type: ignore[attr-defined]
+        self.request_sync(table.id)
+
     def _seats_changed(self, runtime: TableRuntime, table: Table, event: Event) -> None:
         self.request_sync(table.id)
         if table.status is Status.LOBBY:
@@ -354,7 +360,7 @@ READERS = {
     SeatRemoved: LiveTables._seats_changed, SeatLeaving: LiveTables._shows, HostChanged: LiveTables._shows,
     TakeOverAsked: LiveTables._shows, SeatAway: LiveTables._shows, SeatBack: LiveTables._shows,
     RulesChanged: LiveTables._shows, SideBetsChanged: LiveTables._shows, BigOneCalled: LiveTables._shows,
-    HandDealt: LiveTables._shows, TimedOut: LiveTables._shows, Played: LiveTables._played,
+    HandDealt: LiveTables._shows, TimedOut: LiveTables._timed_out, Played: LiveTables._played,
     ConfirmSet: LiveTables._shows, TurnStarted: LiveTables._turn_started, HandOver: LiveTables._hand_over,
     TableClosed: LiveTables._closed,
 }
