@@ -182,10 +182,16 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
             raise UserError(t("I can't keep a table going in this channel: I lack {missing} here. Ask someone who "
                               "manages the server to allow me that in this channel's permissions, then /tonk new "
                               "again.", missing=lack))
-        table = await self.service.open_table(
-            guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
-            preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
-        )
+        try:
+            table = await self.service.open_table(
+                guild_id=interaction.guild_id, channel_id=interaction.channel_id, host=person_of(interaction),  # type: ignore[arg-type]
+                preset=preset, stake=stake, scoring=scoring, hand_size=hand_size, computers=computers, level=level,
+            )
+        except UserError:
+            busy = await self.service.open_in_channel(interaction.channel_id)  # type: ignore[arg-type]
+            if busy is not None:
+                self.live.show_again(busy.id)  # a table message someone deleted comes back to join or play
+            raise
         await self._show_new_table(interaction, table)
 
     async def _show_new_table(self, interaction: discord.Interaction, table: Table) -> None:

@@ -57,11 +57,26 @@ sys.path.insert(0, str(ROOT))
 from bench_discord import (Clicks, Driver, Table, build_world, open_table, play, rss_kib,  # noqa: E402
                            steady_rss)
 from fakediscord import MANAGE_GUILD, BotProcess, loopback_only  # noqa: E402
+from fakediscord.interactions import InteractionTimeout  # noqa: E402
+from fakediscord.server import BotNotConnected  # noqa: E402
 from sqlalchemy import text  # noqa: E402
 from sqlalchemy.ext.asyncio import create_async_engine  # noqa: E402
 
 OUTAGE = 25.0
 """How long the longer faults last (gateway outage, REST outages, slow API): within the 30 s."""
+
+
+class SoakDriver(Driver):
+    """bench_discord.py's players, who also meet a bot that is not connected: Discord cannot deliver
+    their click ("This interaction failed"), so they look again a moment later, as people do."""
+
+    async def send(self, verb, sending):
+        try:
+            return await super().send(verb, sending)
+        except BotNotConnected:
+            self.clicks.refusals["bot away"] += 1
+            await asyncio.sleep(1.0)
+            raise LookupError("the bot is not connected") from None  # `play` looks again and plays on
 
 
 @dataclass
@@ -119,12 +134,22 @@ async def apply_fault(kind: str, fake, tables: list[Table], rng: random.Random) 
         old = table.message
         await fake.delete_message(old)
         DELETED.add(str(old.id))
-        # the players find the table where the bot posts it again, as people would
-        table.message = await fake.wait_for(lambda: next(
-            (m for m in fake.messages.values() if m.channel is old.channel and m.id != old.id and not m.deleted
-             and not m.ephemeral and m.embeds and str(m.embeds[0].get("title", "")).startswith("Tonk")
-             and any(b.custom_id and b.custom_id.startswith(f"tonk:{table.table_id}:") for b in m.buttons)), None),
-            timeout=OUTAGE, what="the table posted again")
+        # the players find the table where the bot posts it again (at its next change), as people
+        # would; between hands nothing changes it, and a player who finds no table asks for one
+
+        def posted_again():
+            return next((m for m in fake.messages.values() if m.channel is old.channel and m.id != old.id
+                         and not m.deleted and not m.ephemeral and m.embeds
+                         and str(m.embeds[0].get("title", "")).startswith("Tonk")
+                         and any(b.custom_id and b.custom_id.startswith(f"tonk:{table.table_id}:")
+                                 for b in m.buttons)), None)
+
+        try:
+            table.message = await fake.wait_for(posted_again, timeout=10, what="the table posted again")
+        except InteractionTimeout:
+            await fake.slash(table.players[0], table.channel, "tonk new")
+            table.message = await fake.wait_for(posted_again, timeout=15, what="the table posted for /tonk new")
+            return f"table {table.table_id}, shown again for /tonk new"
         return f"table {table.table_id}"
     else:
         raise ValueError(kind)
@@ -199,7 +224,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict:
         await fake.wait_for_commands("tonk", timeout=30)
         pid = process.process.pid
         clicks = Clicks()
-        driver = Driver(fake, clicks, (args.think_min, args.think_max), ack_timeout=10.0)
+        driver = SoakDriver(fake, clicks, (args.think_min, args.think_max), ack_timeout=10.0)
         admin = fake.add_member(fake.guild, "soak-admin", permissions=MANAGE_GUILD)
         sent = await driver.send("settings", fake.slash(admin, fake.guild.channel("table-000"), "tonk-admin settings",
                                                         turn_timer=args.turn_timer))
@@ -256,6 +281,7 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict:
         at_end = await stored(url)
         sampler.cancel()
         watcher.cancel()
+        result["players_stopped"] = sum(task.done() for task in players)  # a harness surprise ended a table's play
         driver.stopping = True
         await asyncio.wait(players, timeout=20)
         for task in players:
@@ -361,6 +387,7 @@ def report(result: dict) -> int:
         "no violation outside the faults": not result["violations_outside_faults"],
         "no traceback or ERROR in the log": result["log_tracebacks"] == 0 and not result["log_errors"],
         "bot stopped cleanly": result["bot_exit_code"] == 0,
+        "every table's players played to the end": result["players_stopped"] == 0,
     }
     print()
     print(f"database            {result['database']}")

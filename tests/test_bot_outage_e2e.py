@@ -177,7 +177,8 @@ async def test_a_deleted_table_message_is_posted_again_once(fake_discord, bot_pr
     """A moderator deletes the table's message mid-hand: Discord answers the bot's next edit 404
     (Unknown Message), and the bot posts the table again, once, and follows the game there; the
     hand goes on. Deleted a second time, it stays deleted (a 404 is not tried forever), and the
-    players still play from their private hands."""
+    players still play from their private hands, until someone asks for a table (/tonk new):
+    refused, since one is open, and the open table is posted again for them."""
     fake = fake_discord
     process, table, first = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
     channel = table.channel
@@ -204,9 +205,20 @@ async def test_a_deleted_table_message_is_posted_again_once(fake_discord, bot_pr
     await fake.wait_for(lambda: "its message is gone" in process.output(), timeout=15, what="the second 404 let be")
     await fake.settle()
     assert not tables_shown()  # not posted a second time
+    assert process.output().count("the table is posted again") == 1
+
+    # a player who finds no table asks for one: the open table comes back for them
+    from e2e_helpers import ack
+    sent = await fake.slash(second, "tonk", "tonk new")
+    await ack(sent)
+    assert "There is already a table in this channel" in (await sent.original()).text
+    await fake.wait_for(lambda: len(tables_shown()) == 1, timeout=15, what="the table posted again for /tonk new")
+    shown = tables_shown()[0]
+    await fake.wait_for(lambda: turn_name(shown) is not None, what="the table's turn shown")
+    await fake.wait_for(lambda: process.output().count("the table is posted again") == 2, what="its log line")
     log = process.output()
     assert "Traceback" not in log, log[-3000:]
-    assert log.count("the table is posted again") == 1 and "its message is gone" in log
+    assert log.count("the table is posted again") == 2 and "its message is gone" in log
     gone = [v for v in fake.violations if v.kind == "unknown_message"]
     assert 1 <= len(gone) and all(v.route.startswith("PATCH /channels/") for v in gone)
     fake.violations[:] = [v for v in fake.violations if v not in gone]

@@ -190,6 +190,14 @@ class LiveTables:
         runtime.changed.set()
         runtime.start("sync", self._sync(runtime))
 
+    def show_again(self, table_id: int) -> None:
+        """Someone asked for a table where one is open (/tonk new): its message is sent whole, and if
+        it was deleted (Discord answers the edit 404) it is posted again, even if it was once already:
+        between hands nothing else edits it, so nobody could have found Next hand."""
+        if table_id in self.tables or self.service.newest(table_id) is not None:
+            self.tables.of(table_id).channel.reposted = False
+            self.request_sync(table_id, force=True)
+
     def _table_now(self, runtime: TableRuntime) -> Table | None:
         """The newest saved table, as the service keeps it: no load. A closed table is no longer
         kept there; the event that closed it brought it."""
