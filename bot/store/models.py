@@ -271,7 +271,7 @@ OPEN_TOURNAMENT = text("status IN ('signup', 'playing', 'between_rounds')")
 
 
 class TournamentRow(SQLModel, table=True):
-    """A tournament (schema v7): its whole state as the bot's JSON (bot/tournament.py), saved
+    """A tournament (schema v5): its whole state as the bot's JSON (bot/tournament.py), saved
     against its version as a table is. One open tournament per channel."""
 
     __tablename__ = "tournaments"
@@ -292,7 +292,7 @@ class TournamentRow(SQLModel, table=True):
 
 
 class TournamentHand(SQLModel, table=True):
-    """A finished hand of a tournament's table (schema v7), written once per ``hand_id`` in the
+    """A finished hand of a tournament's table (schema v5), written once per ``hand_id`` in the
     transaction that saves the table: the tournament's results are summed from these, so a
     restart between the hand and the standings loses nothing. "For the ledger" hands are also
     in ``hands``; "for glory" hands only here."""
@@ -315,7 +315,7 @@ class TournamentHand(SQLModel, table=True):
 
 
 class TournamentPlace(SQLModel, table=True):
-    """Where one account placed in a finished tournament (schema v7): `/tonk stats player` counts them."""
+    """Where one account placed in a finished tournament (schema v5): `/tonk stats player` counts them."""
 
     __tablename__ = "tournament_places"
     __table_args__ = (Index("ix_tournament_places_account", "guild_id", "account"),)
