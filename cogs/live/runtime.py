@@ -83,16 +83,6 @@ class Reachability:
         """Seconds Discord was away after `since` (Unix time), the outage in progress included."""
         return sum(max(0.0, end - max(start, since)) for start, end in self.intervals())
 
-    async def sleep_until(self, when: Callable[[], float]) -> None:
-        """Sleep until the Unix time `when()` (asked again at every change), never while Discord is away."""
-        while True:
-            self.changed.clear()
-            left = when() - time.time()
-            if not self.down and left <= 0:
-                return
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.changed.wait(), None if self.down else left)
-
 
 ROUND_GRACE = 5.0
 """A table's round of updates (channel, ping, hands) still in flight after this many seconds holds
@@ -294,7 +284,7 @@ class TableRuntime:
     """Rounds in a row that Discord failed (a 5xx or no answer): the next try waits longer."""
     rest: TableReach = field(default_factory=TableReach)
     """Does Discord's REST take this table's updates? From a failed round until one lands, its
-    players cannot see the game move, so its clock stands still (`LivePart.paused`)."""
+    players cannot see the game move, so its clock stands still (`LivePart.pause`)."""
     sync: asyncio.Task | None = None
     computer: asyncio.Task | None = None
     idle: asyncio.Task | None = None
