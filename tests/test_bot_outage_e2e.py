@@ -4,8 +4,23 @@ channel message and of the live private hands fails. When Discord answers again,
 the newest table (not a queue of old states), the hands that were live still follow the game, and
 the bot's log has one warning per table, no traceback: the trouble was Discord's."""
 
-from e2e_helpers import open_hand, play_simple_turn, turn_name
-from test_bot_e2e import dealt_table
+import asyncio
+import re
+import time
+
+from e2e_helpers import deal_until_in_play, open_hand, play_simple_turn, turn_name
+from test_bot_commands import command_text
+from test_bot_e2e import dealt_table, open_table, start_bot, start_table
+
+
+async def timed_table(fake, bot_process, tmp_path, *, seconds: int):
+    """A running bot whose server's turns last `seconds`, and a two-seat table dealt and in play."""
+    process = await start_bot(bot_process, tmp_path)
+    await command_text(fake, "admin", "tonk-admin settings", turn_timer=seconds)
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    return process, table
 
 
 async def test_an_outage_of_edits_ends_with_every_message_showing_the_newest_table(fake_discord, bot_process,
@@ -44,19 +59,7 @@ async def test_no_turn_times_out_while_discord_refuses_the_tables_updates(fake_d
     still as long as the table's updates fail, and goes on with the time it had left once one lands;
     the table then says why."""
     fake = fake_discord
-    import asyncio
-    import re
-    import time
-
-    from e2e_helpers import deal_until_in_play
-    from test_bot_commands import command_text
-    from test_bot_e2e import open_table, start_bot, start_table
-
-    process = await start_bot(bot_process, tmp_path)
-    await command_text(fake, "admin", "tonk-admin settings", turn_timer=6)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    await deal_until_in_play(fake, table)
+    process, table = await timed_table(fake, bot_process, tmp_path, seconds=6)
     first = turn_name(table).lower()
     second = "bob" if first == "alice" else "alice"
     waiting = await open_hand(fake, second, table)  # looking: no ping, their hand would say it
@@ -89,17 +92,7 @@ async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bo
     """A 6 s turn, and Discord's gateway down for 9 s of it: nobody could click, so the turn does
     not time out meanwhile; once Discord is back the timer goes on with the time it had left."""
     fake = fake_discord
-    from test_bot_commands import command_text
-    from e2e_helpers import deal_until_in_play
-    from test_bot_e2e import open_table, start_bot, start_table
-    import asyncio
-    import time
-
-    process = await start_bot(bot_process, tmp_path)
-    await command_text(fake, "admin", "tonk-admin settings", turn_timer=6)
-    table = await open_table(fake, joiners=("bob",))
-    await start_table(fake, table)
-    await deal_until_in_play(fake, table)
+    process, table = await timed_table(fake, bot_process, tmp_path, seconds=6)
     sleeper = turn_name(table)
     began = time.monotonic()
     await fake.gateway_outage()
@@ -111,7 +104,6 @@ async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bo
                         what="the bot back on the gateway")
     back = time.monotonic()
     assert fake.identify_count <= identifies + 1  # one new session at most (discord.py identifies after a refused upgrade)
-    import re
 
     await fake.wait_for(lambda: "Discord was unreachable for" in table.text, timeout=10,
                         what="the table saying why its timer stood still")
