@@ -27,6 +27,7 @@ from engine.help import first_hand_hint
 
 from bot.commands import Command, ComputerPlay, Start
 from bot.errors import StaleView, UserError
+from bot.hand_tokens import HandTokens
 from bot.store import (ChannelBusyError, Database, GuildSettings, LiveTable, PlayerRef, StaleTableError,
                        TableClosedError, create_table, get_guild_settings, get_open_table_in_channel, get_table,
                        has_played, list_open_tables, record_finished_hand, record_tournament_hand, retrying,
@@ -73,6 +74,8 @@ class TableService:
         self.writes = WriteGate()
         """A play's save (one statement) alongside others; a finished hand's transaction, a new
         table's, alone (bot/writes.py)."""
+        self.hand_tokens = HandTokens(db, self.writes)
+        """The live private hands' tokens, kept for the next start (bot/hand_tokens.py)."""
         self._latest: dict[int, Table] = {}
         """The newest saved table of each open table. Tables are immutable and this process
         makes every write, so a click needs no read; a stale save is still refused by version."""

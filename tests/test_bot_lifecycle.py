@@ -1,7 +1,9 @@
 """The bot across restarts and stops: turn pings sent once and cleaned up, a prompt exit."""
 
 import asyncio
+import contextlib
 import re
+import signal
 import socket
 import time
 
@@ -177,3 +179,62 @@ async def test_a_stop_leaves_no_hand_message_claiming_to_follow_the_game(fake_di
     sent = await fake.click(player, hands[player].buttons[0])
     await ack(sent, expect=7)
     assert "Your turn" in hands[player].text and any(b.label == "Draw" for b in hands[player].buttons)
+
+
+def kept_tokens(tmp_path) -> int:
+    """How many live hands' tokens the bot's SQLite file keeps (read as any other client would)."""
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(tmp_path / "tonk.db", timeout=5)) as db:
+        return db.execute("SELECT count(*) FROM hand_tokens").fetchone()[0]
+
+
+async def test_a_killed_bots_live_hands_follow_the_game_again_after_the_next_start(fake_discord, bot_process,
+                                                                                   tmp_path):
+    """Killed (no goodbye), the bot could not mark its live hands; they kept the tokens it kept in
+    its database. The next start takes them up: each follows the game again without a click (the
+    waiting player's old message says it is their turn), and nobody is told in the channel that
+    their hand stopped following."""
+    fake = fake_discord
+    process, table, player = await dealt_table(fake, bot_process, tmp_path, joiners=("bob",))
+    other = "bob" if player == "alice" else "alice"
+    hands = {user: await open_hand(fake, user, table) for user in ("alice", "bob")}
+    await fake.wait_for(lambda: kept_tokens(tmp_path) == 2, timeout=10, what="both hands' tokens kept")
+    await process.stop(sig=signal.SIGKILL)
+    assert all("no longer follows" not in hand.text for hand in hands.values())
+    await process.start()
+    await fake.wait_for(lambda: deadline(table.text) is not None, timeout=15, what="the table after the start")
+    await play_simple_turn(fake, player, table, hand=hands[player])  # from the message the process before showed
+    await fake.wait_for(lambda: "Your turn" in hands[other].text, timeout=15,
+                        what="the waiting player's old message following the game")
+    assert turn_name(table).lower() == other
+    log = process.output()
+    assert "took up 2 live hands kept by the process before" in log, log[-3000:]
+    notes = [m for m in fake.messages.values() if "stopped following the game" in (m.content or "")]
+    assert not notes, [m.content for m in notes]
+    assert "Traceback" not in log
+    fake.assert_no_violations()
+
+
+async def test_a_killed_bots_hands_past_their_time_say_they_no_longer_follow_after_the_next_start(
+        fake_discord, bot_process, tmp_path):
+    """A kept hand whose time to follow is over by the next start (here 3 s: TONK_HAND_FOLLOW_SECONDS)
+    is marked then, as it would have been: it no longer follows, with its one button back."""
+    from e2e_helpers import deal_until_in_play
+
+    fake = fake_discord
+    process = await start_bot(bot_process, tmp_path, TONK_HAND_FOLLOW_SECONDS="3")
+    table = await open_table(fake, joiners=("bob",))
+    await start_table(fake, table)
+    await deal_until_in_play(fake, table)
+    hands = {user: await open_hand(fake, user, table) for user in ("alice", "bob")}
+    await fake.wait_for(lambda: kept_tokens(tmp_path) == 2, timeout=10, what="both hands' tokens kept")
+    await process.stop(sig=signal.SIGKILL)
+    assert all("no longer follows" not in hand.text for hand in hands.values())
+    await process.start()
+    for user, hand in hands.items():
+        await fake.wait_for(lambda: "no longer follows the game" in hand.text, timeout=15,  # noqa: B023
+                            what=f"{user}'s kept hand marked")
+        assert [b.label for b in hand.buttons] == ["Show my hand"], (user, hand.text)
+    await fake.wait_for(lambda: kept_tokens(tmp_path) == 0, timeout=10, what="the marked hands' tokens gone")
+    assert "Traceback" not in process.output()

@@ -30,6 +30,7 @@ from .errors import (
     TableNotFoundError,
 )
 from .forget import Forgotten, forget_guild
+from .hand_tokens import delete_hand_tokens_before, list_hand_tokens, save_hand_tokens
 from .guilds import UNSET, get_guild_settings, guild_languages, update_guild_settings
 from .hands import (RECORD_FORMAT, HandSummary, check_result, get_hand, hand_record, hand_with_accounts, has_played,
                     recent_hands,
@@ -71,6 +72,7 @@ from .models import (
     GuildSettings,
     Hand,
     HandSeat,
+    HandToken,
     LedgerEntry,
     LiveTable,
     SeasonArchive,
@@ -97,6 +99,10 @@ from .tournaments import (StaleTournamentError, TournamentBusyError, create_tour
 from .transactions import read_transaction, write_transaction
 
 __all__ = [
+    "HandToken",
+    "delete_hand_tokens_before",
+    "list_hand_tokens",
+    "save_hand_tokens",
     "StaleTournamentError",
     "TournamentBusyError",
     "create_tournament",

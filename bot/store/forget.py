@@ -12,7 +12,8 @@ from sqlalchemy import delete
 from sqlmodel import select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from .models import GuildSettings, Hand, HandSeat, HandTally, LedgerEntry, LiveTable, Rival, SeasonArchive, SeasonName
+from .models import (GuildSettings, Hand, HandSeat, HandTally, HandToken, LedgerEntry, LiveTable, Rival, SeasonArchive,
+                     SeasonName)
 from .tournaments import forget_guild_tournaments
 from .transactions import write_transaction
 
@@ -39,7 +40,7 @@ async def forget_guild(session: AsyncSession, *, guild_id: int) -> Forgotten:
         seats = delete(HandSeat).where(HandSeat.hand_pk.in_(hands))  # type: ignore[attr-defined]
         await session.exec(seats)  # type: ignore[call-overload]
         counts = {}
-        for model in (Hand, LiveTable, LedgerEntry, Rival, HandTally, SeasonName, SeasonArchive, GuildSettings):
+        for model in (HandToken, Hand, LiveTable, LedgerEntry, Rival, HandTally, SeasonName, SeasonArchive, GuildSettings):
             result = await session.exec(delete(model).where(model.guild_id == guild_id))  # type: ignore[call-overload]
             counts[model] = result.rowcount
     return Forgotten(tables=counts[LiveTable], hands=counts[Hand], ledger_rows=counts[LedgerEntry],

@@ -326,3 +326,21 @@ class TournamentPlace(SQLModel, table=True):
     guild_id: int = Field(sa_type=BigInteger)
     display_name: str
     place: int
+
+
+class HandToken(SQLModel, table=True):
+    """What edits one person's live private hand at a table (schema v7): the webhook token of the
+    click that last showed it, valid for Discord's 15 minutes from `lent_at`. A start after a kill
+    takes up the hands whose tokens still work (bot/hand_tokens.py)."""
+
+    __tablename__ = "hand_tokens"
+    __table_args__ = (Index("ix_hand_tokens_guild", "guild_id"),)
+
+    table_id: int = Field(primary_key=True, sa_type=ROW_ID, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(primary_key=True, sa_type=BigInteger, sa_column_kwargs={"autoincrement": False})
+    guild_id: int = Field(sa_type=BigInteger)
+    application_id: int = Field(sa_type=BigInteger)
+    token: str
+    message_id: int | None = Field(default=None, sa_type=BigInteger)
+    followup: bool = False
+    lent_at: datetime = Field(sa_type=UTCDateTime, nullable=False)

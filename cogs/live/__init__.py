@@ -255,6 +255,7 @@ class LiveTables:
         # the table closed (or vanished): nothing of it stays in memory
         runtime.cancel()
         self.tables.pop(runtime.table_id, None)
+        self.service.hand_tokens.table_closed(runtime.table_id)
 
     async def _outage(self, runtime: TableRuntime, exc: BaseException) -> None:
         """Discord failed a round (5xx, a time-out, no connection): the round is tried again with
@@ -336,8 +337,13 @@ class LiveTables:
         tables = await self.service.recover(owns=ownership.owns)
         log.info("resuming %d open tables (%s): %s", len(tables), ownership,
                  " ".join(f"{table.id}@{table.guild_id}" for table in tables) or "none")
+        kept: dict[int, list] = {}
+        for hand in await self.service.hand_tokens.take_up([table.id for table in tables]):
+            kept.setdefault(hand.table_id, []).append(hand)
         for table in tables:
-            self.hands.lost_after_restart(self.tables.of(table.id), table)
+            runtime = self.tables.of(table.id)
+            self.hands.lost_after_restart(runtime, table)
+            self.hands.take_up(runtime, table, kept.get(table.id, []))
             self.on_events(table, [])
 
     async def close(self, timeout: float = 5.0) -> None:
@@ -349,6 +355,7 @@ class LiveTables:
         if syncs:
             await asyncio.wait(syncs, timeout=timeout * 0.6)
         await self.hands.retire_all(list(self.tables.values()), max(0.5, timeout - (time.monotonic() - began)))
+        await self.service.hand_tokens.close()  # the retired hands' tokens go: nothing to take up
         for runtime in self.tables.values():
             runtime.cancel()
             if runtime.sync is not None:

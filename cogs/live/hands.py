@@ -10,9 +10,10 @@ message says it no longer follows the game, with a button that brings the live h
 click, a new token), so no message is left claiming to be current. Whoever is seated in the hand
 in play with a hand that no longer follows is told in the channel, one short note with My hand
 for all of them, at most once per person and deal; the player to act has the turn ping. When the
-bot stops (a restart, an update), every live hand says so while its token still works; after a
-start, everyone seated in a hand in play is told in the channel that their hand stopped following
-(the tokens went with the process before, which may also have been killed before it could say so).
+bot stops (a restart, an update), every live hand says so while its token still works. Each live
+hand's token is kept in the store (bot/hand_tokens.py): a start after a kill takes up the hands
+whose tokens still work, and they follow the game again (`take_up`); everyone else seated in a
+hand in play is told in the channel that their hand stopped following.
 
 A hand is rendered from the seat's `SeatView` only. Its picture shows its own cards only; a live
 hand is edited only when its text, embed or components would change (another player's draw
@@ -24,12 +25,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import discord
 
+from bot.hand_tokens import TOKEN_SECONDS, KeptHand
 from bot.table import Played, Table
 from engine import Card
 from engine.text import Text
@@ -43,6 +46,8 @@ from cogs.live.runtime import ORIGINAL, LiveHand, LivePart, TableRuntime
 log = logging.getLogger("cogs.live")
 HAND_WAIT_SECONDS = 1.0
 """How long a click on the live hand message waits for that message's edit in flight."""
+TAKE_UP_MARGIN = 5.0
+"""A kept hand with less time than this left to follow is retired at once after a start."""
 
 
 
@@ -139,6 +144,8 @@ class LiveHands(LivePart):
                                               followup=followup)
         hand.retire = asyncio.get_running_loop().call_later(seconds, self._retire_later, runtime, user_id, hand)
         hands.stale.discard(user_id)
+        self.service.hand_tokens.keep(KeptHand(table.id, user_id, table.guild_id, hand.application_id, hand.token,
+                                               message_id, followup, hand.lent_at))
         if old is not None:
             if old.retire is not None:
                 old.retire.cancel()
@@ -181,6 +188,7 @@ class LiveHands(LivePart):
             return  # a reply showed this state or a newer one already
         if not hand.fresh:
             del hands.live[user_id]  # the next ping's button (or the channel's note) brings the hand back
+            self.service.hand_tokens.drop(table.id, user_id)
             hands.stale.add(user_id)
             return
         seat = table.seat_of(user_id)
@@ -202,6 +210,7 @@ class LiveHands(LivePart):
                 message, picture = await self._hand(table, seat, shown=None)  # type: ignore[arg-type]
             if seat is None or not table.is_open:
                 del hands.live[user_id]
+                self.service.hand_tokens.drop(table.id, user_id)
             hand.moves = table.moves
             look = render.look(message)
             # the files stay as they are: kept, or none before and none now (pictures off here)
@@ -220,6 +229,7 @@ class LiveHands(LivePart):
                 hand.gone = True
                 if hands.live.get(user_id) is hand:
                     del hands.live[user_id]
+                    self.service.hand_tokens.drop(table.id, user_id)
                     if seat is not None and table.is_open:
                         hands.stale.add(user_id)
             else:
@@ -255,6 +265,7 @@ class LiveHands(LivePart):
             if hands.live.get(user_id) is not hand:
                 return  # replaced meanwhile: that one follows the game
             del hands.live[user_id]
+            self.service.hand_tokens.drop(runtime.table_id, user_id)
             hands.stale.add(user_id)
             try:
                 await hand.webhook(self.client).edit_message(  # type: ignore[arg-type]
@@ -262,6 +273,38 @@ class LiveHands(LivePart):
                                                           lang=person_lang(user_id)))
             except (discord.HTTPException, OSError, aiohttp.ClientError) as exc:
                 log.info("table %s: a private hand could not be retired (%s)", runtime.table_id, exc)
+
+    def take_up(self, runtime: TableRuntime, table: Table, kept: list[KeptHand]) -> None:
+        """After a start: the live hands the process before kept (killed, it could not mark them)
+        follow the game again while their tokens work; the table's first update brings each to
+        the newest state. A hand whose time to follow is over (or nearly) says it no longer
+        follows, as it would have; one whose person is no longer seated is left alone."""
+        hands = runtime.hands
+        now = time.time()
+        seconds = self.settings.hand_follow_seconds
+        for kept_hand in kept:
+            user_id = kept_hand.user_id
+            age = max(0.0, now - kept_hand.lent_at)
+            if table.seat_of(user_id) is None or not table.is_open or user_id in hands.live:
+                self.service.hand_tokens.drop(table.id, user_id)
+                continue
+            hand = LiveHand(kept_hand.application_id, kept_hand.token, kept_hand.message_id, -1,
+                            since=time.monotonic() - age, lent_at=kept_hand.lent_at, follow_seconds=seconds,
+                            followup=kept_hand.followup)
+            hands.live[user_id] = hand
+            hands.stale.discard(user_id)
+            left = seconds - age
+            if left > TAKE_UP_MARGIN:
+                hand.retire = asyncio.get_running_loop().call_later(left, self._retire_later, runtime, user_id, hand)
+            elif age < TOKEN_SECONDS - TAKE_UP_MARGIN:
+                self._retire_later(runtime, user_id, hand)
+            else:
+                del hands.live[user_id]  # its token is about to go: nothing can be said with it
+                hands.stale.add(user_id)
+                self.service.hand_tokens.drop(table.id, user_id)
+        if kept:
+            log.info("table %s: took up %s kept by the process before", table.id,
+                     plural(sum(1 for k in kept if k.user_id in hands.live), "live hand"))
 
     def lost_after_restart(self, runtime: TableRuntime, table: Table) -> None:
         """After a restart the hand messages of the process before can no longer be edited (their

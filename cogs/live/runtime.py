@@ -210,6 +210,8 @@ class LiveHand:
     """What the message shows (`render.look`; None: not known): an edit that would show the same
     is not sent."""
     since: float = field(default_factory=time.monotonic)
+    lent_at: float = field(default_factory=time.time)
+    """When the click lent the token (Unix time): it is kept with it for the next start."""
     gone: bool = False
     """Discord refused an edit of it (deleted, or its token expired): nothing more is tried."""
     retired: bool = False

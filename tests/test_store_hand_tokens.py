@@ -1,0 +1,75 @@
+"""The live hands' tokens (schema v7): batches of changes written in one transaction, read back by
+table at start, old ones deleted, and forgotten with their server (both backends)."""
+
+import asyncio
+import time
+
+from conftest_store import GUILD, db  # noqa: F401
+
+from bot.hand_tokens import FLUSH_SECONDS, TOKEN_SECONDS, HandTokens, KeptHand
+from bot.store import forget_guild
+from bot.writes import WriteGate
+
+
+def kept(table_id: int, user_id: int, token: str, *, lent_at: float | None = None, guild_id: int = GUILD,
+         message_id: int | None = 9000) -> KeptHand:
+    return KeptHand(table_id, user_id, guild_id, 42, token, message_id, False,
+                    time.time() if lent_at is None else lent_at)
+
+
+async def test_the_newest_token_of_each_hand_is_kept_and_read_back_by_table(db):  # noqa: F811
+    book = HandTokens(db, WriteGate())
+    book.keep(kept(1, 10, "first"))
+    book.keep(kept(1, 10, "second"))  # a click on the same hand lends a newer token
+    book.keep(kept(1, 11, "other", message_id=None))
+    book.keep(kept(2, 10, "elsewhere"))
+    await book.flush()
+    assert book.pending == 0
+    rows = await book.take_up([1])
+    assert {(r.user_id, r.token, r.message_id) for r in rows} == {(10, "second", 9000), (11, "other", None)}
+    assert abs(rows[0].lent_at - time.time()) < 60  # UTC both ways, on both databases
+    book.keep(kept(1, 10, "third"))
+    await book.flush()
+    assert {r.token for r in await book.take_up([1, 2])} == {"third", "other", "elsewhere"}
+
+
+async def test_dropped_hands_and_closed_tables_are_deleted_and_a_drop_then_keep_keeps(db):  # noqa: F811
+    book = HandTokens(db, WriteGate())
+    for user in (10, 11, 12):
+        book.keep(kept(1, user, f"t{user}"))
+    book.keep(kept(2, 10, "two"))
+    await book.flush()
+    book.drop(1, 10)
+    book.drop(1, 11)
+    book.keep(kept(1, 11, "again"))  # retired, then opened again before the write
+    book.table_closed(2)
+    await book.flush()
+    assert {(r.table_id, r.user_id, r.token) for r in await book.take_up([1, 2])} == {(1, 11, "again"), (1, 12, "t12")}
+
+
+async def test_tokens_discord_has_expired_are_deleted_at_start(db):  # noqa: F811
+    book = HandTokens(db, WriteGate())
+    book.keep(kept(1, 10, "old", lent_at=time.time() - TOKEN_SECONDS - 1))
+    book.keep(kept(1, 11, "young", lent_at=time.time() - 60))
+    await book.flush()
+    assert [r.token for r in await book.take_up([1])] == ["young"]
+    assert [r.token for r in await book.take_up([1])] == ["young"]  # the old one is gone for good
+
+
+async def test_changes_are_written_within_a_second_in_one_batch(db):  # noqa: F811
+    book = HandTokens(db, WriteGate())
+    book.keep(kept(1, 10, "a"))
+    book.keep(kept(1, 11, "b"))
+    assert book.pending == 2
+    await asyncio.wait_for(book._writer, FLUSH_SECONDS + 5)  # the batch writer, started by the first change
+    assert book.pending == 0 and len(await book.take_up([1])) == 2
+
+
+async def test_a_forgotten_server_takes_its_tokens_with_it(db):  # noqa: F811
+    book = HandTokens(db, WriteGate())
+    book.keep(kept(1, 10, "mine"))
+    book.keep(kept(2, 10, "theirs", guild_id=GUILD + 1))
+    await book.flush()
+    async with db.sessions() as session:
+        await forget_guild(session, guild_id=GUILD)
+    assert [r.token for r in await book.take_up([1, 2])] == ["theirs"]
