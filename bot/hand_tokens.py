@@ -7,9 +7,10 @@ follow. Each live hand's token is kept in the store (``hand_tokens``): the next 
 hand whose token still works to the newest table, and it follows the game again.
 
 A click lends a new token every time, so the changes are written in batches, one transaction
-every `FLUSH_SECONDS` at most (a write per click would double the bot's writes). A kill loses at
-most that last second: a token lent then is not taken up (the hand is told in the channel, as
-before), an older token of the same message still edits it.
+every `FLUSH_SECONDS` (5) at most (a write per click would double the bot's writes). A kill loses
+at most those last seconds: a hand opened then is not taken up (its person is told in the
+channel, as before); a newer click on a hand kept before changes nothing, since the older token
+edits the same message.
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from bot.store import Database, delete_hand_tokens_before, list_hand_tokens, sav
 from bot.writes import WriteGate
 
 log = logging.getLogger(__name__)
-FLUSH_SECONDS = 1.0
-"""Changes wait this long at most before they are written (one transaction for all of them)."""
+FLUSH_SECONDS = 5.0
+"""Changes wait this long at most before they are written (one transaction for all of them, each
+person's newest token only: a player clicks several times in it)."""
 TOKEN_SECONDS = 15 * 60
 """Discord's interaction tokens work this long after the click that lent them."""
 

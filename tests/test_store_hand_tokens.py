@@ -56,7 +56,7 @@ async def test_tokens_discord_has_expired_are_deleted_at_start(db):  # noqa: F81
     assert [r.token for r in await book.take_up([1])] == ["young"]  # the old one is gone for good
 
 
-async def test_changes_are_written_within_a_second_in_one_batch(db):  # noqa: F811
+async def test_changes_are_written_in_one_batch_by_the_writer_the_first_one_starts(db):  # noqa: F811
     book = HandTokens(db, WriteGate())
     book.keep(kept(1, 10, "a"))
     book.keep(kept(1, 11, "b"))

@@ -32,9 +32,12 @@ async def save_hand_tokens(session: AsyncSession, *, kept: Sequence[dict[str, An
         if closed:
             await session.exec(delete(HandToken).where(col(HandToken.table_id).in_(closed)))  # type: ignore[call-overload]
         if kept:
-            insert = insert_on_conflict(session, HandToken).values(list(kept))
-            await session.exec(insert.on_conflict_do_update(  # type: ignore[call-overload]
-                index_elements=["table_id", "user_id"], set_={name: insert.excluded[name] for name in COLUMNS}))
+            # one statement, its rows as parameters (executemany): compiled once per process, not
+            # once per batch size as a multi-row VALUES would be
+            insert = insert_on_conflict(session, HandToken)
+            upsert = insert.on_conflict_do_update(index_elements=["table_id", "user_id"],
+                                                  set_={name: insert.excluded[name] for name in COLUMNS})
+            await session.exec(upsert, params=list(kept))  # type: ignore[call-overload]
 
 
 async def list_hand_tokens(session: AsyncSession, *, table_ids: Iterable[int]) -> list[HandToken]:
