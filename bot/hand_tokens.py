@@ -57,14 +57,19 @@ class KeptHand:
 class HandTokens:
     """The kept tokens: what changed since the last write, and the batch writer."""
 
-    def __init__(self, db: Database, writes: WriteGate, clock=time.time) -> None:
+    def __init__(self, db: Database, writes: WriteGate, clock=time.time, flush_seconds: float = FLUSH_SECONDS) -> None:
         self.db = db
         self.writes = writes
         self.clock = clock
+        self.flush_seconds = flush_seconds
         self._kept: dict[tuple[int, int], KeptHand] = {}
         self._dropped: set[tuple[int, int]] = set()
         self._closed: set[int] = set()
         self._writer: asyncio.Task | None = None
+        """Waits `flush_seconds`, then writes."""
+        self._writing: asyncio.Task | None = None
+        """The write under way (its own task: see `flush`)."""
+        self._stopping = False
 
     @property
     def pending(self) -> int:
@@ -92,20 +97,35 @@ class HandTokens:
         self._soon()
 
     def _soon(self) -> None:
+        if self._stopping:
+            return
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write_later(), name="tonk-hand-tokens")
 
     async def _write_later(self) -> None:
-        await asyncio.sleep(FLUSH_SECONDS)
+        await asyncio.sleep(self.flush_seconds)
         await self.flush()
 
     async def flush(self) -> None:
-        """Write what changed, now (one transaction). The database failing is logged, and the
-        changes wait for the next write."""
+        """Write what changed, now (one transaction, after the write under way). The database
+        failing is logged, and the changes wait for the next write.
+
+        The write runs in a task of its own, shielded: cancelling the caller (the bot stopping
+        while the batch writer writes) does not cut it short. A transaction cut while it awaits
+        aiosqlite's thread leaves that thread's connection inside BEGIN IMMEDIATE, holding SQLite's
+        write lock, and outside the pool: every write after it waited out the busy timeout and
+        failed with "database is locked"."""
+        while self._writing is not None:
+            await asyncio.shield(self._writing)
         if not self.pending:
             return
         kept, dropped, closed = self._kept, self._dropped, self._closed
         self._kept, self._dropped, self._closed = {}, set(), set()
+        self._writing = asyncio.create_task(self._write(kept, dropped, closed), name="tonk-hand-tokens-write")
+        await asyncio.shield(self._writing)
+
+    async def _write(self, kept: dict[tuple[int, int], KeptHand], dropped: set[tuple[int, int]],
+                     closed: set[int]) -> None:
         try:
             async with self.writes.exclusive(), self.db.sessions() as session:
                 await save_hand_tokens(session, kept=[hand.row() for hand in kept.values()],
@@ -118,9 +138,12 @@ class HandTokens:
             self._dropped |= {key for key in dropped if key not in self._kept}
             self._closed |= closed
             self._soon()
+        finally:
+            self._writing = None
 
     async def close(self) -> None:
-        """The bot stops: write what is left."""
+        """The bot stops: write what is left (after the write under way, which is not cut)."""
+        self._stopping = True
         if self._writer is not None and not self._writer.done():
             self._writer.cancel()
         await self.flush()

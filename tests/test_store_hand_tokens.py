@@ -2,11 +2,14 @@
 table at start, old ones deleted, and forgotten with their server (both backends)."""
 
 import asyncio
+import logging
 import time
+
+from sqlalchemy import event
 
 from conftest_store import GUILD, db  # noqa: F401
 
-from bot.hand_tokens import FLUSH_SECONDS, TOKEN_SECONDS, HandTokens, KeptHand
+from bot.hand_tokens import TOKEN_SECONDS, HandTokens, KeptHand
 from bot.store import forget_guild
 from bot.writes import WriteGate
 
@@ -57,11 +60,11 @@ async def test_tokens_discord_has_expired_are_deleted_at_start(db):  # noqa: F81
 
 
 async def test_changes_are_written_in_one_batch_by_the_writer_the_first_one_starts(db):  # noqa: F811
-    book = HandTokens(db, WriteGate())
+    book = HandTokens(db, WriteGate(), flush_seconds=0.05)
     book.keep(kept(1, 10, "a"))
     book.keep(kept(1, 11, "b"))
     assert book.pending == 2
-    await asyncio.wait_for(book._writer, FLUSH_SECONDS + 5)  # the batch writer, started by the first change
+    await asyncio.wait_for(book._writer, 10)  # the batch writer, started by the first change
     assert book.pending == 0 and len(await book.take_up([1])) == 2
 
 
@@ -73,3 +76,25 @@ async def test_a_forgotten_server_takes_its_tokens_with_it(db):  # noqa: F811
     async with db.sessions() as session:
         await forget_guild(session, guild_id=GUILD)
     assert [r.token for r in await book.take_up([1, 2])] == ["theirs"]
+
+
+async def test_a_write_is_not_cut_when_the_bot_stops_during_it(db, caplog):  # noqa: F811
+    # The bot stopping cancels the batch writer; if that cut its transaction on aiosqlite's thread,
+    # the connection kept SQLite's write lock outside the pool, and the stop's own write (and every
+    # write after it) failed with "database is locked" after the busy timeout.
+    book = HandTokens(db, WriteGate(), flush_seconds=0.01)
+    book.keep(kept(1, 10, "during"))
+    writer = book._writer
+
+    def cancel_the_writer(connection):  # inside the batch's transaction, as it begins
+        writer.cancel()
+
+    event.listen(db.engine.sync_engine, "begin", cancel_the_writer, once=True)
+    with caplog.at_level(logging.WARNING, "bot.hand_tokens"):
+        await asyncio.gather(writer, return_exceptions=True)
+        assert writer.cancelled()
+        book.keep(kept(1, 11, "at the stop"))
+        await book.close()
+    assert [r.message for r in caplog.records] == []
+    assert book.pending == 0
+    assert {r.token for r in await book.take_up([1])} == {"during", "at the stop"}
