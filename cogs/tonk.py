@@ -125,12 +125,21 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     @commands.Cog.listener("on_resumed")
     @commands.Cog.listener("on_ready")
     async def _discord_back(self) -> None:
-        self.live.discord_back()
+        if self._gateway_open():
+            self.live.discord_back()
 
     @commands.Cog.listener("on_shard_resumed")
     @commands.Cog.listener("on_shard_ready")
     async def _shard_back(self, shard_id: int) -> None:
-        self.live.discord_back()
+        if self._gateway_open():
+            self.live.discord_back()
+
+    def _gateway_open(self) -> bool:
+        """Every shard's socket is open now. discord.py says a shard is ready about 2 s after
+        Discord's READY (it waits for the servers to arrive): a socket that closed meanwhile is not
+        back, and its late "ready" must not end that outage. Nor is Discord back while another
+        shard's players still cannot click."""
+        return not any(shard.is_closed() for shard in self.bot.shards.values())
 
     def in_server(self, interaction: discord.Interaction) -> bool:
         return in_server(interaction)

@@ -124,6 +124,29 @@ async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bo
 
 
 
+async def test_an_outage_that_begins_while_discord_py_waits_to_say_ready_is_not_over_when_it_does(
+        fake_discord, bot_process, tmp_path):
+    """discord.py says it is ready about 2 s after Discord's READY (it waits for the servers to
+    arrive). The gateway going down in those 2 s is not over when that late "ready" comes: the
+    turn still does not time out while nobody can click."""
+    fake = fake_discord
+    process, table = await timed_table(fake, bot_process, tmp_path, seconds=6)
+    sleeper = turn_name(table)
+    identifies = fake.identify_count
+    await fake.invalid_session(resumable=False)  # the bot identifies again: a new READY
+    await fake.wait_for_bot(identifies=identifies + 1)
+    await fake.gateway_outage()  # at once: discord.py's "ready" comes after it
+    await asyncio.sleep(9)  # real time: the bot's own timers are what is held against the outage
+    assert "time ran out" not in table.text and turn_name(table) == sleeper
+    fake.gateway_back()
+    await fake.wait_for(lambda: fake.bot_ready and any(s.connected for s in fake.sessions.values()), timeout=40,
+                        what="the bot back on the gateway")
+    await fake.wait_for(lambda: "time ran out" in table.text, timeout=20, what="the turn's time-out after the outage")
+    log = process.output()
+    assert "Traceback" not in log, log[-3000:]
+    assert log.count("Discord is back after") == 1, log[-3000:]  # once: the new session's late "ready" was not it
+
+
 async def test_a_click_whose_answer_discord_refused_is_answered_again_or_shown_at_the_next_look(
         fake_discord, bot_process, tmp_path):
     """Discord answers 503 to the bot's interaction callbacks. For a moment: the bot answers again
