@@ -56,6 +56,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -1093,23 +1094,35 @@ async def wait_quiet(limit: float, most_percent: float = 25.0) -> None:
         await asyncio.sleep(5)
 
 
-async def main_async(args: argparse.Namespace) -> int:
-    workdir = Path(tempfile.mkdtemp(prefix="bench-discord-"))
+@contextlib.contextmanager
+def scratch(args: argparse.Namespace, prefix: str) -> Iterator[Path]:
+    """A scratch folder for a run (the bot's database and logs), and, with ``--postgres`` or for
+    shards without ``--database-url``, a throwaway PostgreSQL server from the system's pg_ctl
+    (tests/pgserver.py) whose new database becomes ``args.database_url``. Both go at the end;
+    the folder stays with ``--keep``. Used by this script and scripts/soak_faults.py."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
     server = None
-    if args.wait_quiet:
-        await wait_quiet(args.wait_quiet)
     try:
-        if args.postgres:  # a throwaway server from the system's pg_ctl (tests/pgserver.py)
+        if args.postgres or (getattr(args, "shards", 1) > 1 and not args.database_url):
             from pgserver import start_server
 
             server = start_server("-c synchronous_commit=off")
             args.database_url = server.new_database()
-        if args.shards > 1:  # the shard processes share one database server
-            if not args.database_url:
-                from pgserver import start_server
+        yield workdir
+    finally:
+        if server is not None:
+            server.stop()
+        if args.keep:
+            print(f"kept {workdir}")
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
 
-                server = start_server("-c synchronous_commit=off")
-                args.database_url = server.new_database()
+
+async def main_async(args: argparse.Namespace) -> int:
+    if args.wait_quiet:
+        await wait_quiet(args.wait_quiet)
+    with scratch(args, "bench-discord-") as workdir:
+        if args.shards > 1:  # the shard processes share one database server
             with loopback_only():
                 run = await run_shards(args, workdir)
             report_shards(args, run)
@@ -1130,13 +1143,6 @@ async def main_async(args: argparse.Namespace) -> int:
         report(args, tonk, floor)
         if args.json:
             Path(args.json).write_text(json.dumps({"args": vars(args), "tonk": tonk, "floor": floor}, indent=1, default=str))
-    finally:
-        if server is not None:
-            server.stop()
-        if args.keep:
-            print(f"kept {workdir}")
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
     return 0
 
 

@@ -41,10 +41,8 @@ import argparse
 import asyncio
 import json
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -56,7 +54,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 from bench_discord import (Clicks, Driver, Table, build_world, open_table, play, rss_kib,  # noqa: E402
-                           steady_rss)
+                           scratch, steady_rss)
 from fakediscord import MANAGE_GUILD, BotProcess, loopback_only  # noqa: E402
 from fakediscord.interactions import InteractionTimeout  # noqa: E402
 from fakediscord.server import BotNotConnected  # noqa: E402
@@ -425,27 +423,13 @@ def report(result: dict) -> int:
 
 
 async def main_async(args: argparse.Namespace) -> int:
-    workdir = Path(tempfile.mkdtemp(prefix="soak-faults-"))
-    server = None
-    try:
-        if args.postgres:
-            from pgserver import start_server
-
-            server = start_server("-c synchronous_commit=off")
-            args.database_url = server.new_database()
+    with scratch(args, "soak-faults-") as workdir:
         with loopback_only():
             result = await run(args, workdir)
         code = report(result)
         if args.json:
             Path(args.json).write_text(json.dumps({"args": vars(args), "result": result}, indent=1, default=str))
         return code
-    finally:
-        if server is not None:
-            server.stop()
-        if args.keep:
-            print(f"kept {workdir}")
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
 
 
 def main() -> int:
