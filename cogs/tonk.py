@@ -115,22 +115,15 @@ class TonkCog(TournamentCommands, commands.GroupCog, name="Tonk", group_name="to
     # Discord's gateway drops and comes back: while it is away nobody can click, so no timer runs
 
     @commands.Cog.listener("on_disconnect")
-    async def _discord_away(self) -> None:
-        self.live.discord_away()
-
     @commands.Cog.listener("on_shard_disconnect")
-    async def _shard_away(self, shard_id: int) -> None:
+    async def _discord_away(self, shard_id: int | None = None) -> None:
         self.live.discord_away()
 
     @commands.Cog.listener("on_resumed")
     @commands.Cog.listener("on_ready")
-    async def _discord_back(self) -> None:
-        if self._gateway_open():
-            self.live.discord_back()
-
     @commands.Cog.listener("on_shard_resumed")
     @commands.Cog.listener("on_shard_ready")
-    async def _shard_back(self, shard_id: int) -> None:
+    async def _discord_back(self, shard_id: int | None = None) -> None:
         if self._gateway_open():
             self.live.discord_back()
 

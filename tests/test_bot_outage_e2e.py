@@ -100,8 +100,7 @@ async def test_no_turn_times_out_while_discords_gateway_is_down(fake_discord, bo
     assert "time ran out" not in table.text and turn_name(table) == sleeper
     identifies = fake.identify_count
     fake.gateway_back()
-    await fake.wait_for(lambda: fake.bot_ready and any(s.connected for s in fake.sessions.values()), timeout=40,
-                        what="the bot back on the gateway")
+    await fake.wait_for_bot(timeout=40)
     back = time.monotonic()
     assert fake.identify_count <= identifies + 1  # one new session at most (discord.py identifies after a refused upgrade)
 
@@ -139,8 +138,7 @@ async def test_an_outage_that_begins_while_discord_py_waits_to_say_ready_is_not_
     await asyncio.sleep(9)  # real time: the bot's own timers are what is held against the outage
     assert "time ran out" not in table.text and turn_name(table) == sleeper
     fake.gateway_back()
-    await fake.wait_for(lambda: fake.bot_ready and any(s.connected for s in fake.sessions.values()), timeout=40,
-                        what="the bot back on the gateway")
+    await fake.wait_for_bot(timeout=40)
     await fake.wait_for(lambda: "time ran out" in table.text, timeout=20, what="the turn's time-out after the outage")
     log = process.output()
     assert "Traceback" not in log, log[-3000:]
